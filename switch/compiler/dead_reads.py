@@ -180,6 +180,8 @@ def specialize_copy_out_bodies(ir: dict) -> None:
     # body as written and predicates the rest again -- p4c's SimplifyDefUse runs before its
     # Predication, which never sees a store in an `if` the copy-back overwrites; seed 2636)
     unpred = {a["name"]: a.pop("unpredicated") for a in ir["actions"] if "unpredicated" in a}
+    # (and from the pass's state before that action: p4c predicates its copy there)
+    states = {a["name"]: a.pop("pred_state", None) for a in ir["actions"]}
 
     def variant(a, pairs, dead_paths=()) -> str | None:
         if a is None or not a.get("body"):
@@ -198,7 +200,7 @@ def specialize_copy_out_bodies(ir: dict) -> None:
                 body = dropped
         if body == base:
             return None
-        body = predicate_alone(body)   # (p4c predicates what its def-use left)
+        body = predicate_alone(body, states.get(a["name"]))   # (p4c predicates what its def-use left)
         key = (a.get("impl", a["id"]), json.dumps(body, sort_keys=True))
         if key not in made:
             made[key] = f"v{a['id']}_{len(variants)}"

@@ -385,10 +385,13 @@ def _flat(body: list):
 
 
 def predicate_actions(actions: list) -> None:
-    """Replace the ``body`` of each action record (in p4c's order) by its predicated form."""
+    """Replace the ``body`` of each action record (in p4c's order) by its predicated form; each
+    record keeps the pass's program-wide state as it was before it (``pred_state``, popped by
+    dead_reads.specialize_copy_out_bodies)."""
     pred = Predication()
     for a in actions:
         pred.reset_if_state()
+        a["pred_state"] = (list(pred.dependent), dict(pred.is_dep), pred.dep_level)
         body = pred.action(a["body"])
         if body is not a["body"]:
             # (kept for dead_reads.specialize_copy_out_bodies, which pops it: p4c's def-use drops
@@ -397,9 +400,16 @@ def predicate_actions(actions: list) -> None:
         a["body"] = body
 
 
-def predicate_alone(body: list) -> list:
-    """``body`` predicated by a fresh instance of the pass (an action variant that
-    dead_reads.specialize_copy_out_bodies makes from an unpredicated body)."""
+def predicate_alone(body: list, state: tuple | None = None) -> list:
+    """``body`` predicated by another instance of the pass (an action variant that
+    dead_reads.specialize_copy_out_bodies makes from an unpredicated body), which starts from
+    ``state``, the program-wide state the pass had before the variant's action (its
+    ``pred_state``): p4c predicates the action's copy at that place, after the actions before it,
+    whose dependent names change what it writes (helper opens4:
+    ``opens4_predicated_variant_after_an_action_with_a_dependent_store``; a fresh instance ran its
+    nested ``if``'s double update as if no action came before)."""
     pred = Predication()
     pred.reset_if_state()
+    if state is not None:
+        pred.dependent, pred.is_dep, pred.dep_level = list(state[0]), dict(state[1]), state[2]
     return pred.action(body)

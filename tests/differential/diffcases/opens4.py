@@ -71,6 +71,26 @@ CASES += [
          "bit<8> t = 0; if (hdr.h.b == 0) { } else { " + _LOCAL + " }"))
 ]
 
+# opens3's second question: an action variant (dead_reads.specialize_copy_out_bodies: a body without the
+# stores its call's copy-back overwrites) was predicated by a fresh instance of the pass, but p4c's
+# Predication keeps its "dependent" names from one action to the next, and predicates the action's
+# copy after the actions declared before it: a0's `hdr.h.a = (bit<8>)hdr.h.d` (reading a value written
+# in the same `if`) makes hdr.h.a dependent, which changes a1's nested double update (BMv2: a 0 -> 1,
+# 3 -> 4 for b != 9; the fresh instance gave 2 and 5).  The variant starts from the pass's state
+# before its action now (predication.predicate_alone).
+_A0 = ("    action a0() { if (hdr.h.c == 7) { hdr.h.d = 1; hdr.h.a = (bit<8>)hdr.h.d; } }\n"
+       "    table t0 { key = { hdr.h.d: exact; } actions = { a0; NoAction; } default_action = NoAction(); }\n")
+_NESTED = "if (hdr.h.b != 9) { if (hdr.h.a != 1) { hdr.h.a = hdr.h.a + 1; } else if (hdr.h.a != 3) { hdr.h.a = 3; } }"
+CASES += [
+    _case(f"variant_after_an_action_with_a_dependent_store{how}", _A0 + "    action a1(inout h_t q) { "
+          f"{_NESTED} hdr.h2.setValid(); hdr.h2.c = 3; }}\n" + extra, call,
+          frames=[(1, H(a, b, c)) for a in range(4) for b in (0, 9) for c in (0, 1)])
+    for how, extra, call in (
+        ("", "", "        t0.apply();\n        a1(hdr.h2);\n"),
+        ("_in_a_table", "    table t1 { actions = { a1(hdr.h2); } default_action = a1(hdr.h2); }\n",
+         "        t0.apply();\n        t1.apply();\n"))
+]
+
 # fuzz_mutants seeds 3445 and 3488 (--kinds action_if,stack_op,union_op, action_if on fuzz29_action_
 # header_copy_back_drops_the_body_s_*): `a0(hdr.h2)` with `action a0(inout h_t q)` copies q back over
 # hdr.h2 whole, and p4c's def-use drops the body's stores to hdr.h2 it overwrites (BMv2 reads hdr.h2.c
