@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import copy
 
+from .action_inline import inline_calls
 from .elab_common import ir_any, is_call
 from .remove_returns import remove_returns
 
@@ -255,17 +256,21 @@ class Predication:
     """One instance for the whole program, like p4c's pass (its dependency state carries over
     from one action to the next)."""
 
-    def __init__(self):
+    def __init__(self, callees: tuple = ({}, {})):
         self.dependent: list = []
         self.is_dep: dict = {}
         self.dep_level = 0
         self.fresh = 0
+        # (the actions -- unpredicated -- and functions a body may call: p4c pastes them in first)
+        self.callees = callees
 
     # ------------------------------------------------------------------ entry
     def action(self, body: list) -> list:
         """``body`` with every ``if`` predicated as p4c does, or ``body`` itself when the action
         holds something the replay does not cover (module doc)."""
-        work = remove_returns(body) or body   # (p4c's RemoveReturns runs before: remove_returns)
+        # (p4c's RemoveReturns and inliners run before: remove_returns, action_inline)
+        src = inline_calls(body, *self.callees) or body
+        work = remove_returns(src) or src
         if not any(s.get("s") == "if" for s in _flat(work)):
             return body
         saved = (list(self.dependent), dict(self.is_dep), self.dep_level, self.fresh)
@@ -384,14 +389,16 @@ def _flat(body: list):
             yield from _flat(s["body"])
 
 
-def predicate_actions(actions: list) -> None:
+def predicate_actions(actions: list, functions: list = ()) -> None:
     """Replace the ``body`` of each action record (in p4c's order) by its predicated form; each
     record keeps the pass's program-wide state as it was before it (``pred_state``, popped by
-    dead_reads.specialize_copy_out_bodies)."""
-    pred = Predication()
+    dead_reads.specialize_copy_out_bodies).  ``functions``: the program's, which an action may call."""
+    callees = ({a["name"]: {"body": a["body"], "all_params": a["all_params"]} for a in actions},
+               {f["py"]: f for f in functions})
+    pred = Predication(callees)
     for a in actions:
         pred.reset_if_state()
-        a["pred_state"] = (list(pred.dependent), dict(pred.is_dep), pred.dep_level)
+        a["pred_state"] = (list(pred.dependent), dict(pred.is_dep), pred.dep_level, callees)
         body = pred.action(a["body"])
         if body is not a["body"]:
             # (kept for dead_reads.specialize_copy_out_bodies, which pops it: p4c's def-use drops
@@ -408,7 +415,7 @@ def predicate_alone(body: list, state: tuple | None = None) -> list:
     whose dependent names change what it writes (helper opens4:
     ``opens4_predicated_variant_after_an_action_with_a_dependent_store``; a fresh instance ran its
     nested ``if``'s double update as if no action came before)."""
-    pred = Predication()
+    pred = Predication(state[3] if state is not None else ({}, {}))
     pred.reset_if_state()
     if state is not None:
         pred.dependent, pred.is_dep, pred.dep_level = list(state[0]), dict(state[1]), state[2]

@@ -27,7 +27,6 @@ from .elab_common import ir_dicts
 
 FLAG = "_pred_returned"
 _NO, _MAYBE, _YES = 0, 1, 2
-_FLAG_VAR = {"op": "var", "n": FLAG, "t": ["bool"]}
 
 
 class _Bail(Exception):
@@ -38,60 +37,69 @@ def _has_return(x) -> bool:
     return any(d.get("s") == "return" for d in ir_dicts(x, "t"))
 
 
-def remove_returns(body: list) -> list | None:
+def remove_returns(body: list, flag: str = FLAG) -> list | None:
     """``body`` rewritten as p4c's RemoveReturns, MoveDeclarations and SimplifyControlFlow leave
-    it (module docstring), or None."""
+    it (module docstring), its flag the local ``flag``, or None."""
     if not _has_return(body):
         return None
-    hoisted: list = []
+    rr = _Rewrite(flag)
     try:
-        out, _ = _block(body, hoisted, top=True)
+        out, _ = rr.block(body, top=True)
     except _Bail:
         return None
-    flag = {"s": "decl", "n": FLAG, "t": ["bool"], "init": {"op": "const", "v": False, "t": ["bool"]}}
-    return [flag] + hoisted + out
+    decl = {"s": "decl", "n": flag, "t": ["bool"], "init": {"op": "const", "v": False, "t": ["bool"]}}
+    return [decl] + rr.hoisted + out
 
 
-def _block(stmts: list, hoisted: list, top: bool = False) -> tuple[list, int]:
-    block: list = []
-    cur, ret = block, _NO
-    for s in stmts:
-        out, r = _stmt(s, hoisted, top and cur is block)
-        cur.extend(out)
-        if r == _YES:
-            ret = _YES
-            break
-        if r == _MAYBE:
-            cur = []
-            block.append({"s": "if", "c": _FLAG_VAR, "then": [], "else": cur})
-            ret = _MAYBE
-    if block and block[-1].get("s") == "if" and block[-1]["c"] is _FLAG_VAR and not block[-1]["else"]:
-        block.pop()   # (a guard with nothing in it: SimplifyControlFlow drops it)
-    return block, ret
+class _Rewrite:
+    def __init__(self, flag: str):
+        self.flag = {"op": "var", "n": flag, "t": ["bool"]}
+        self.hoisted: list = []
 
+    def block(self, stmts: list, top: bool = False) -> tuple[list, int]:
+        block: list = []
+        cur, ret = block, _NO
+        for s in stmts:
+            out, r = self.stmt(s, top and cur is block)
+            cur.extend(out)
+            if r == _YES:
+                ret = _YES
+                break
+            if r == _MAYBE:
+                cur = []
+                block.append({"s": "if", "c": self.flag, "then": [], "else": cur})
+                ret = _MAYBE
+        if block and block[-1].get("c") is self.flag and not block[-1]["else"]:
+            block.pop()   # (a guard with nothing in it: SimplifyControlFlow drops it)
+        return block, ret
 
-def _stmt(s: dict, hoisted: list, top: bool) -> tuple[list, int]:
-    k = s.get("s")
-    if k == "return":
-        if s.get("v") is not None:
+    def stmt(self, s: dict, top: bool) -> tuple[list, int]:
+        k = s.get("s")
+        if k == "return":
+            if s.get("v") is not None:
+                raise _Bail
+            return [{"s": "block", "body": [{"s": "assign", "l": self.flag,
+                                              "r": {"op": "const", "v": True, "t": ["bool"]}}]}], _YES
+        if k == "exit":
+            return [s], _YES
+        if k == "block":
+            body, r = self.block(s["body"])
+            return [dict(s, body=body)], r
+        if k == "if":
+            then, rt = self.block(s["then"] or [])
+            els, rf = self.block(s["else"]) if s.get("else") else ([], _NO)
+            r = _YES if rt == rf == _YES else _NO if rt == rf == _NO else _MAYBE
+            return [dict(s, then=then, **{"else": els})], r
+        if k == "decl" and not top:   # (MoveDeclarations: the local at the top, its initializer here)
+            self.hoisted.append(dict(s, init=None))
+            return hoist_init(s), _NO
+        if _has_return(s):
             raise _Bail
-        return [{"s": "block", "body": [{"s": "assign", "l": _FLAG_VAR,
-                                          "r": {"op": "const", "v": True, "t": ["bool"]}}]}], _YES
-    if k == "exit":
-        return [s], _YES
-    if k == "block":
-        body, r = _block(s["body"], hoisted)
-        return [dict(s, body=body)], r
-    if k == "if":
-        then, rt = _block(s["then"] or [], hoisted)
-        els, rf = _block(s["else"], hoisted) if s.get("else") else ([], _NO)
-        r = _YES if rt == rf == _YES else _NO if rt == rf == _NO else _MAYBE
-        return [dict(s, then=then, **{"else": els})], r
-    if k == "decl" and not top:   # (MoveDeclarations: the local at the top, its initializer here)
-        hoisted.append(dict(s, init=None))
-        if s.get("init") is None:
-            return [], _NO
-        return [{"s": "assign", "l": {"op": "var", "n": s["n"], "t": s["t"]}, "r": s["init"]}], _NO
-    if _has_return(s):
-        raise _Bail
-    return [s], _NO
+        return [s], _NO
+
+
+def hoist_init(decl: dict) -> list:
+    """What stays in place of a declaration MoveDeclarations moved up: its initializer."""
+    if decl.get("init") is None:
+        return []
+    return [{"s": "assign", "l": {"op": "var", "n": decl["n"], "t": decl["t"]}, "r": decl["init"]}]

@@ -91,6 +91,34 @@ CASES += [
          "        t0.apply();\n        t1.apply();\n"))
 ]
 
+# Calls in an action (helper opens4): p4c's front end pastes a function, and an action called from an
+# action, into the caller (copy-in locals, the body, copy-back: InlineFunctions, InlineActions) before
+# its Predication, so a function's `if`s get the double update in an action (BMv2: 0 -> 2), and an
+# action called under an `if` is predicated nested in it.  checkmate-switch called them (the
+# function's body as written, the callee's predicated alone).
+_DUX = "if (x != 1) { x = x + 1; } else if (x != 3) { x = 3; }"
+CASES += [
+    case(f"opens4_predicated_{name}", CAT, program(call, ingress_decls=decls, top=top), frames=_FR, json_path=True)
+    for name, top, decls, call in (
+        ("function_called_in_an_action", f"void f(inout bit<8> x) {{ {_DUX} }}\n",
+         "    action a1() { f(hdr.h.a); }\n", "        a1();\n"),
+        ("function_with_a_return_called_in_an_action", f"void f(inout bit<8> x) {{ {_DUX} if (x == 4) {{ return; }} }}\n",
+         "    action a1() { f(hdr.h.a); }\n", "        a1();\n"),
+        ("function_called_under_an_if_in_an_action", f"void f(inout bit<8> x) {{ {_DUX} }}\n",
+         "    action a1() { if (hdr.h.c == 0) { f(hdr.h.a); } }\n", "        a1();\n"),
+        ("function_with_in_and_out_parameters_called_in_an_action",
+         "void f(in bit<8> v, out bit<8> x) { x = v; if (x != 1) { x = x + 1; } else if (x != 3) { x = 3; } }\n",
+         "    action a1() { f(hdr.h.a, hdr.h.b); }\n", "        a1();\n"),
+        ("action_called_under_an_if", "", f"    action a2(inout bit<8> x) {{ {_DUX} }}\n"
+         "    action a1() { if (hdr.h.c == 0) { a2(hdr.h.a); } }\n", "        a1();\n"),
+        ("action_with_a_directionless_parameter_called_under_an_if", "",
+         "    action a2(bit<8> v) { if (hdr.h.a != v) { hdr.h.a = hdr.h.a + 1; } else if (hdr.h.a != 3) { hdr.h.a = 3; } }\n"
+         "    action a1() { if (hdr.h.c == 0) { a2(1); } }\n", "        a1();\n"),
+        ("action_with_a_return_called_from_a_table_action", "",
+         f"    action a2(inout bit<8> x) {{ {_DUX} if (hdr.h.b == 0) {{ return; }} x = x + 16; }}\n"
+         "    action a1() { if (hdr.h.c == 0) { a2(hdr.h.a); } }\n" + _TBL, "        t.apply();\n"))
+]
+
 # fuzz_mutants seeds 3445 and 3488 (--kinds action_if,stack_op,union_op, action_if on fuzz29_action_
 # header_copy_back_drops_the_body_s_*): `a0(hdr.h2)` with `action a0(inout h_t q)` copies q back over
 # hdr.h2 whole, and p4c's def-use drops the body's stores to hdr.h2 it overwrites (BMv2 reads hdr.h2.c
