@@ -63,6 +63,8 @@ class _Inliner:
                 out.append(dict(s, body=self.stmts(s["body"], depth)))
             elif k == "if":
                 out.append(dict(s, then=self.stmts(s["then"] or [], depth), **{"else": self.stmts(s.get("else") or [], depth)}))
+            elif k in ("call_action", "call_fn") and any(m in s for m in ("dead_fields", "dead_stores", "impl")):
+                raise _NotInlined   # (a call the def-use replays mark: its runtime form is kept)
             elif k == "call_action":
                 a = self.actions.get(s["action"])
                 if a is None:
