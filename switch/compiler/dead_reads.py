@@ -26,8 +26,9 @@ reference's ``impl`` names it), the statements of the shared body walked into pl
 the arms of ``if``s (a store in an arm is dead when the rest of the arm, what follows the ``if`` and
 the copy-back overwrite it: fuzz_mutants seed 2636).  p4c's def-use runs before its Predication, so
 such a variant is made from the body as written (``predication.predicate_actions`` keeps it) and
-predicated again once the dead stores are gone, ``return``s the body then ends with dropped too
-(RemoveReturns' flag, read by nothing: seed 2482, whose predicated double update BMv2 shows).
+predicated again once the dead stores are gone (:mod:`.remove_returns` first: a ``return`` the
+body then ends with is RemoveReturns' flag, which nothing reads -- seed 2482, whose predicated
+double update BMv2 shows).
 
 p4c's front-end SimplifyDefUse also drops a store to a field that the code after it overwrites
 before a read: in a control (:func:`drop_dead_field_stores`) and in an action body whose only use
@@ -69,15 +70,32 @@ def _in_place_body(st: dict, sub_body) -> list | None:
 
 
 def dead_store(target: str, rest, sub_body=None) -> bool:
-    for st in rest:
+    """Whether the statements ``rest`` write all of ``target`` on every path before reading it."""
+    return _store_fate(target, list(rest), sub_body) is True
+
+
+def _store_fate(target: str, rest: list, sub_body=None):
+    """True: ``rest`` overwrites ``target`` before reading it; False: it may read it (or does what
+    is not looked into); None: it neither reads nor writes it."""
+    for i, st in enumerate(rest):
         body = _in_place_body(st, sub_body)
         if body is not None:   # (p4c's def-use runs after its inliner: fuzz_mutants seed 1528)
-            return dead_store(target, list(flat_blocks(body)) + list(rest), sub_body)
-        if st.get("s") == "decl" and not any(_overlap(r, target) for r in path_reads(st.get("init"), [])):
+            return _store_fate(target, list(flat_blocks(body)) + rest[i + 1:], sub_body)
+        k = st.get("s")
+        if k == "decl" and not any(_overlap(r, target) for r in path_reads(st.get("init"), [])):
             continue   # (a local's declaration writes nothing else: fuzz_exprs seed 12077)
-        if st.get("s") == "setvalid":
+        if k == "setvalid":
             continue   # (a validity change reads no field: `hdr.h = {..}` is one, then the fields)
-        if st.get("s") != "assign":
+        if k == "if" and not has_method_call(st["c"]) and not any(_overlap(r, target) for r in path_reads(st["c"], [])):
+            # (p4c's def-use goes into both arms: fuzz_mutants seed 3488, an `if` between an
+            # action's store and the copy-back that overwrites it)
+            fates = [_store_fate(target, list(flat_blocks(arm or [])), sub_body) for arm in (st["then"], st.get("else"))]
+            if False in fates:
+                return False
+            if all(fates):
+                return True
+            continue
+        if k != "assign":
             return False
         lp = _path(st["l"])
         reads = path_reads(st["r"], []) + [p for d in ir_dicts(st["l"]) if d.get("op") == "stack_idx"
@@ -87,7 +105,7 @@ def dead_store(target: str, rest, sub_body=None) -> bool:
         if st["l"].get("op") != "slice" and "[*]" not in lp and \
                 (lp == target or target.startswith(lp + ".") or target.startswith(lp + "[")):
             return True   # (all of the target written: the store is dead)
-    return False
+    return None
 
 
 def drop_dead_indexed_reads(stmts: list, sub_body=None) -> list:
@@ -137,27 +155,6 @@ def _within(path, headers) -> bool:
     return path is not None and any(path == h or path.startswith((h + ".", h + "[")) for h in headers)
 
 
-def _without_tail_returns(stmts: list) -> list:
-    """``stmts`` without the ``return``s it ends with (``if (c) { return; }`` too, ``c`` calling
-    nothing): p4c's RemoveReturns makes them a ``hasReturned`` flag nothing reads when the stores
-    after them are dead, and its def-use drops it, so Predication sees the rest (seed 2482: an
-    action whose store after `if (hdr.h.b == 0) { return; }` the copy-back overwrites)."""
-    out = list(stmts)
-    while out:
-        last, k = out[-1], out[-1].get("s")
-        if k == "block":
-            body = _without_tail_returns(last["body"])
-            if body:
-                out[-1] = dict(last, body=body)
-                break
-        elif not (k == "return" and last.get("v") is None) and not (
-                k == "if" and not has_method_call(last["c"]) and all(
-                    d.get("s") in ("block", "return") for d in ir_dicts([last["then"], last["else"]]) if "s" in d)):
-            break
-        out.pop()
-    return out
-
-
 def _without_stores(stmts: list, paths: set) -> list:
     """``stmts`` (walked into plain blocks) without the assignments to ``paths`` (a slice's too)."""
     out = []
@@ -183,6 +180,8 @@ def specialize_copy_out_bodies(ir: dict) -> None:
     # body as written and predicates the rest again -- p4c's SimplifyDefUse runs before its
     # Predication, which never sees a store in an `if` the copy-back overwrites; seed 2636)
     unpred = {a["name"]: a.pop("unpredicated") for a in ir["actions"] if "unpredicated" in a}
+    # (and from the pass's state before that action: p4c predicates its copy there)
+    states = {a["name"]: a.pop("pred_state", None) for a in ir["actions"]}
 
     def variant(a, pairs, dead_paths=()) -> str | None:
         if a is None or not a.get("body"):
@@ -195,12 +194,13 @@ def specialize_copy_out_bodies(ir: dict) -> None:
                             and (h := _path(e)) is not None and "[*]" not in h)
         if pairs and (_dyn_read(body) or headers):
             tail = [{"s": "assign", "l": e, "r": {"op": "var", "n": p["py"], "t": p["t"]}} for e, p in pairs]
-            dropped = _drop_dead_before(body, tail, headers)
-            if dropped != body:
-                body = _without_tail_returns(dropped)
+            # (p4c's def-use is repeated until nothing changes: a store read only by a dead one
+            # goes with it -- fuzz_mutants seed 3445, `q.c = 3; q.c = q.c + 2;` in an arm)
+            while (dropped := _drop_dead_before(body, tail, headers)) != body:
+                body = dropped
         if body == base:
             return None
-        body = predicate_alone(body)   # (p4c predicates what its def-use left)
+        body = predicate_alone(body, states.get(a["name"]))   # (p4c predicates what its def-use left)
         key = (a.get("impl", a["id"]), json.dumps(body, sort_keys=True))
         if key not in made:
             made[key] = f"v{a['id']}_{len(variants)}"

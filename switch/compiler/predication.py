@@ -21,8 +21,11 @@ nesting level, which p4c keeps for the whole program, across actions), the same
 ExpressionReplacer walk over the Mux trees, and the same aliasing of a condition that is not
 a plain variable into a ``cond`` temporary assigned when the ``if`` is reached.  Names are
 the lvalue paths (``p_hdr.h.a``, ``L.v1_x``, a slice ``.7:0``, a constant index ``[1]``).
-Before it, p4c's SimplifyControlFlow drops empty branches (``if (c) {} else {S}`` becomes
-``if (!c) {S}``), as here.
+An empty branch stays (p4c 1.2.4.8's SimplifyControlFlow leaves ``if (c) { ; } else {S}``, and the
+pass predicates ``S`` on the else path: replaying it as ``if (!c) {S}`` read a ``!c`` temporary where
+p4c reads ``c``, case ``opens4_predicated_local_in_the_else_of_an_if_with_an_empty_branch``); an ``if``
+with both branches empty is gone.  An action with a ``return`` is first rewritten as p4c's
+RemoveReturns does (:mod:`.remove_returns`; helper opens4).
 
 An action is left as it is (run with its ``if`` statements, the P4 semantics) when one of its
 ``if``s holds anything but assignments of bit/int/bool values and blocks -- a call, a
@@ -34,7 +37,9 @@ from __future__ import annotations
 
 import copy
 
+from .action_inline import inline_calls
 from .elab_common import ir_any, is_call
+from .remove_returns import remove_returns
 
 _SCALARS = ("bit", "int", "bool")
 
@@ -192,10 +197,6 @@ def drop_dead_stores(stmts: list, live: "_Live | None" = None) -> tuple[list, "_
     return list(reversed(out)), live
 
 
-def _negate(c: dict) -> dict:
-    return {"op": "un", "o": "!", "a": c, "t": ["bool"]}
-
-
 def _empty(stmts: list) -> bool:
     return all(s.get("s") == "block" and _empty(s["body"]) for s in stmts)
 
@@ -255,23 +256,28 @@ class Predication:
     """One instance for the whole program, like p4c's pass (its dependency state carries over
     from one action to the next)."""
 
-    def __init__(self):
+    def __init__(self, callees: tuple = ({}, {})):
         self.dependent: list = []
         self.is_dep: dict = {}
         self.dep_level = 0
         self.fresh = 0
+        # (the actions -- unpredicated -- and functions a body may call: p4c pastes them in first)
+        self.callees = callees
 
     # ------------------------------------------------------------------ entry
     def action(self, body: list) -> list:
         """``body`` with every ``if`` predicated as p4c does, or ``body`` itself when the action
         holds something the replay does not cover (module doc)."""
-        if not any(s.get("s") == "if" for s in _flat(body)):
+        # (p4c's RemoveReturns and inliners run before: remove_returns, action_inline)
+        src = inline_calls(body, *self.callees) or body
+        work = remove_returns(src) or src
+        if not any(s.get("s") == "if" for s in _flat(work)):
             return body
         saved = (list(self.dependent), dict(self.is_dep), self.dep_level, self.fresh)
         try:
             # the action's own locals are dead at its end
-            own = frozenset(s["n"] for s in _flat(body) if s.get("s") == "decl")
-            return [self.top(s) for s in drop_dead_stores(copy.deepcopy(body), _Live(True, own))[0]]
+            own = frozenset(s["n"] for s in _flat(work) if s.get("s") == "decl")
+            return [self.top(s) for s in drop_dead_stores(copy.deepcopy(work), _Live(True, own))[0]]
         except _Unsupported:
             self.dependent, self.is_dep, self.dep_level, self.fresh = saved
             return body
@@ -296,8 +302,6 @@ class Predication:
             raise _Unsupported
         if _empty(then) and _empty(els):
             return {"s": "block", "body": []}
-        if _empty(then):   # p4c's SimplifyControlFlow: `if (c) {} else {S}` -> `if (!c) {S}`
-            then, els, cond = els, [], _negate(cond)
         self.level += 1
         rv = []
         if cond.get("op") != "var":
@@ -385,11 +389,16 @@ def _flat(body: list):
             yield from _flat(s["body"])
 
 
-def predicate_actions(actions: list) -> None:
-    """Replace the ``body`` of each action record (in p4c's order) by its predicated form."""
-    pred = Predication()
+def predicate_actions(actions: list, functions: list = ()) -> None:
+    """Replace the ``body`` of each action record (in p4c's order) by its predicated form; each
+    record keeps the pass's program-wide state as it was before it (``pred_state``, popped by
+    dead_reads.specialize_copy_out_bodies).  ``functions``: the program's, which an action may call."""
+    callees = ({a["name"]: {"body": a["body"], "all_params": a["all_params"]} for a in actions},
+               {f["py"]: f for f in functions})
+    pred = Predication(callees)
     for a in actions:
         pred.reset_if_state()
+        a["pred_state"] = (list(pred.dependent), dict(pred.is_dep), pred.dep_level, callees)
         body = pred.action(a["body"])
         if body is not a["body"]:
             # (kept for dead_reads.specialize_copy_out_bodies, which pops it: p4c's def-use drops
@@ -398,9 +407,16 @@ def predicate_actions(actions: list) -> None:
         a["body"] = body
 
 
-def predicate_alone(body: list) -> list:
-    """``body`` predicated by a fresh instance of the pass (an action variant that
-    dead_reads.specialize_copy_out_bodies makes from an unpredicated body)."""
-    pred = Predication()
+def predicate_alone(body: list, state: tuple | None = None) -> list:
+    """``body`` predicated by another instance of the pass (an action variant that
+    dead_reads.specialize_copy_out_bodies makes from an unpredicated body), which starts from
+    ``state``, the program-wide state the pass had before the variant's action (its
+    ``pred_state``): p4c predicates the action's copy at that place, after the actions before it,
+    whose dependent names change what it writes (helper opens4:
+    ``opens4_predicated_variant_after_an_action_with_a_dependent_store``; a fresh instance ran its
+    nested ``if``'s double update as if no action came before)."""
+    pred = Predication(state[3] if state is not None else ({}, {}))
     pred.reset_if_state()
+    if state is not None:
+        pred.dependent, pred.is_dep, pred.dep_level = list(state[0]), dict(state[1]), state[2]
     return pred.action(body)

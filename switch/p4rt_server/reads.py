@@ -82,10 +82,12 @@ class EntityReader:
                 d.is_const = False   # BMv2 never marks a default entry const (even a const default_action)
                 if table.implementation_id and d.member_id is None and d.group_id is None:
                     d.action_id, d.params = 0, {}   # an indirect table's default entry: no action (BMv2)
+                _check_p4info_params(st, table, d, "default action")
                 out.append(p4runtime_pb2.Entity(table_entry=translate.encode_table_entry(
                     st.index, table, d, with_counter=False)))
                 continue
             for e in self._selected(st, table, te):
+                _check_p4info_params(st, table, e, "const entry")
                 out.append(p4runtime_pb2.Entity(table_entry=translate.encode_table_entry(
                     st.index, table, e, with_counter=with_counter, with_meter=with_meter,
                     with_elapsed=with_elapsed)))
@@ -270,6 +272,22 @@ class EntityReader:
                 continue
             out.append(p4runtime_pb2.Entity(digest_entry=entry))
         return out
+
+
+def _check_p4info_params(st, table, entry, what: str) -> None:
+    """Refuse to read an entry whose action is one this table's body of takes another number of
+    parameters than the P4Info lists (two table actions sharing a name: compiler/action_twins) --
+    only the program's own default action and const entries can hold one (writes refuse it).  Its
+    data cannot be written as the P4Info's action; simple_switch_grpc 1.15.5 dies on such a read
+    (PI's dump_action_data asserts ``num_params == action_data.size()``; helper opens4), so the
+    read fails with a status that names the table and the action instead."""
+    rt = st.pipeline.tables.get(table.id)
+    if rt is not None and entry.action_id in rt.cp_mismatch:
+        raise P4RTError(StatusCode.UNIMPLEMENTED,
+                        f"table '{table.name}': its {what} runs action id {entry.action_id} with "
+                        f"{len(entry.params)} parameter(s), but the P4Info's action of that id lists "
+                        "another number (two table actions sharing a name, other parameters); such an "
+                        "entry cannot be read (simple_switch_grpc dies on this read)")
 
 
 def _answer_of(request, fresh):

@@ -1,0 +1,151 @@
+"""p4c's InlineActions and InlineFunctions on an action body, as :mod:`.predication` replays them
+before the Predication pass.
+
+p4c's front end pastes an action called from an action, and a function called anywhere, into the
+caller before its mid end predicates the caller's ``if`` statements (frontends/p4/inlining.cpp,
+``ActionsInliner``; functionsInlining.cpp): for each parameter in order an ``in``/``inout`` one
+becomes a fresh local initialized with the argument, an ``out`` one an uninitialized local, a
+directionless one is replaced by the argument; then the callee's body (its ``return``s already a
+flag of its own: RemoveReturns runs first), then the ``out``/``inout`` locals copied back in order.
+Predication then predicates the pasted code with the caller's: a function's ``if``s called in an
+action get the pass's double update (``void f(inout bit<8> x) { if (x != 1) { x = x + 1; } else if
+(x != 3) { x = 3; } }`` called as ``f(hdr.h.a)``: BMv2 takes 0 to 2), and an action called under an
+``if`` is predicated nested in it (helper opens4, --top4 Predication dumps; checkmate-switch ran the
+callee as a call, its body as written or predicated alone).
+
+Only calls the replay can follow are pasted: statements (not calls in expressions) whose arguments
+are bit/int/bool values at a place without a run-time index or a call, carrying no mark of the
+copy-back passes (a union sibling, a dropped copy-back), of a callee with a body of blocks,
+``if``s, scalar assignments, declarations and ``return``s (no ``exit``: its copy-back order is the
+runtime's).  Otherwise :func:`inline_calls` returns None and the action is predicated as written.
+"""
+from __future__ import annotations
+
+import copy
+
+from .elab_common import ir_dicts, is_call
+from .remove_returns import hoist_init, remove_returns
+
+_SCALARS = ("bit", "int", "bool")
+_MAX_DEPTH = 8
+
+
+class _NotInlined(Exception):
+    pass
+
+
+def inline_calls(body: list, actions: dict, functions: dict) -> list | None:
+    """``body`` with its action and function calls pasted (module docstring), every declaration of
+    the pasted code moved to the top (MoveDeclarations), or None when it calls nothing or one call
+    cannot be pasted.  ``actions``: name -> unpredicated body and ``all_params``; ``functions``:
+    ``py`` name -> the IR's function."""
+    if not any(d.get("s") in ("call_action", "call_fn") for d in ir_dicts(body, "t")):
+        return None
+    inl = _Inliner(actions, functions)
+    try:
+        out = inl.stmts(body, 0)
+    except _NotInlined:
+        return None
+    return inl.hoisted + out
+
+
+class _Inliner:
+    def __init__(self, actions: dict, functions: dict):
+        self.actions, self.functions = actions, functions
+        self.hoisted: list = []
+        self.copies = 0
+
+    def stmts(self, stmts: list, depth: int) -> list:
+        out = []
+        for s in stmts:
+            k = s.get("s")
+            if k == "block":
+                out.append(dict(s, body=self.stmts(s["body"], depth)))
+            elif k == "if":
+                out.append(dict(s, then=self.stmts(s["then"] or [], depth), **{"else": self.stmts(s.get("else") or [], depth)}))
+            elif k in ("call_action", "call_fn") and any(m in s for m in ("dead_fields", "dead_stores", "impl")):
+                raise _NotInlined   # (a call the def-use replays mark: its runtime form is kept)
+            elif k == "call_action":
+                a = self.actions.get(s["action"])
+                if a is None:
+                    raise _NotInlined
+                out.append(self.paste(s["args"], a["all_params"], a["body"], depth))
+            elif k == "call_fn":
+                f = self.functions.get(s["fn"])
+                if f is None or (f.get("ret") or ["void"])[0] != "void":
+                    raise _NotInlined
+                out.append(self.paste(s["args"], f["params"], f["body"], depth))
+            else:
+                out.append(s)
+        return out
+
+    def paste(self, args: list, params: list, body: list, depth: int) -> dict:
+        if depth >= _MAX_DEPTH or len(args) != len(params) or set(s.get("s") for s in ir_dicts(body, "t")
+                                                                  if "s" in s) - {"block", "if", "assign", "decl",
+                                                                                  "return", "call_action", "call_fn"}:
+            raise _NotInlined
+        self.copies += 1
+        suffix = f"__inl{self.copies}"
+        flag = remove_returns(body, f"_pred_returned{suffix}")
+        body = self.stmts(flag if flag is not None else body, depth + 1)
+        names, subst, pre, post = {}, {}, [], []
+        for arg, p in zip(args, params):
+            e, d = arg.get("e"), arg.get("dir")
+            if (p["t"] or [None])[0] not in _SCALARS or e is None or arg.get("dead") or \
+                    arg.get("dead_key") is not None or arg.get("siblings") or _unsafe(e):
+                raise _NotInlined
+            if d is None:
+                subst[p["py"]] = e
+                continue
+            names[p["py"]] = p["py"] + suffix
+            var = {"op": "var", "n": names[p["py"]], "t": p["t"]}
+            self.hoisted.append({"s": "decl", "n": var["n"], "t": p["t"], "init": None})
+            if d in ("in", "inout"):
+                pre.append({"s": "assign", "l": var, "r": e})
+            if d in ("out", "inout"):
+                post.append({"s": "assign", "l": e, "r": var})
+        for d in ir_dicts(body, "t"):
+            if d.get("s") == "decl":
+                names[d["n"]] = d["n"] + suffix
+        body = _rename(copy.deepcopy(body), names, subst)
+        return {"s": "block", "body": pre + self.hoist(body) + post}
+
+    def hoist(self, stmts: list) -> list:
+        out = []
+        for s in stmts:
+            k = s.get("s")
+            if k == "decl":
+                self.hoisted.append(dict(s, init=None))
+                out += hoist_init(s)
+            elif k == "block":
+                out.append(dict(s, body=self.hoist(s["body"])))
+            elif k == "if":
+                out.append(dict(s, then=self.hoist(s["then"] or []), **{"else": self.hoist(s.get("else") or [])}))
+            else:
+                out.append(s)
+        return out
+
+
+def _unsafe(e: dict) -> bool:
+    """A place the replay does not paste: a run-time stack index or a call in it."""
+    return any(is_call(d) or (d.get("op") == "stack_idx" and d["i"].get("op") != "const") for d in ir_dicts(e, "t"))
+
+
+def _rename(x, names: dict, subst: dict):
+    """``x`` (in place, and returned) with the variables ``names`` renamed and ``subst``'s replaced."""
+    if isinstance(x, list):
+        for i, v in enumerate(x):
+            x[i] = _rename(v, names, subst)
+        return x
+    if not isinstance(x, dict):
+        return x
+    if x.get("op") == "var" and x.get("n") in subst:
+        return copy.deepcopy(subst[x["n"]])
+    if x.get("op") == "var" and x.get("n") in names:
+        x["n"] = names[x["n"]]
+    if x.get("s") == "decl" and x.get("n") in names:
+        x["n"] = names[x["n"]]
+    for k, v in x.items():
+        if k != "t" and isinstance(v, (dict, list)):
+            x[k] = _rename(v, names, subst)
+    return x
