@@ -1,5 +1,5 @@
 """Programs p4c 1.2.4.8 refuses where checkmate-p4c refused at another line (helpers errs19,
-/work/e19 pd and t5, and errs20, /work/e20 pa, pb, t2, t4): the line of the error is p4c's
+/work/e19 pd and t5, errs20, /work/e20 pa, pb, t2, t4, and corpus22): the line of the error is p4c's
 (``file:line:col`` of the culprit) and its message matches the case's pattern; with p4c on PATH
 p4c refuses each too.  Each failed before."""
 from __future__ import annotations
@@ -73,6 +73,12 @@ CASES = {
     "generic_control_type_argument_not_inferred": (
         program(top="control Sub<T>(inout T h) { apply { } }", locals="    Sub() s;",
                 body="        hdr.h.a = 1;\n        s.apply(hdr.h);"), "s.apply(hdr.h)", "type argument"),
+    # (corpus22) a serializable enum member for an action's bit<W> parameter in a default action:
+    # p4c types action arguments without the enum's implicit cast -- named at the call (up4)
+    "serenum_member_for_an_action_bit_parameter": (
+        program(top="enum bit<8> Sl { DEF = 1 }", locals="    action x(bit<8> v) { hdr.h.a = v; }\n    table t { "
+                "key = { hdr.h.c: exact; } actions = { x; } const default_action = x(Sl.DEF); }",
+                body="        t.apply();"), "const default_action = x(", "Sl"),
     # an instance of the program's own package whose argument does not fit: named at the package
     "own_package_instance_wrong_argument": (program(top="control Qt(inout h_t h);\npackage Pk(Qt q);\nPk(3) pk;"),
                                             "package Pk", "package Pk"),
