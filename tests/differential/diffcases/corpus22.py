@@ -11,7 +11,11 @@ parameter, a ``typedef`` of ``bit<4>``, a local or a field declared of the enum,
 enum-typed parameter of another action) is "Cannot unify type 'E' with type 'bit<4>'", named at the
 call, in a direct call, a default action, a const entry and an actions list's bound argument
 (omec-project/up4: ``const default_action = set_source_iface(InterfaceType.UNKNOWN,
-Direction.UNKNOWN, Slice.DEFAULT)`` with a ``slice_id_t`` third parameter).
+Direction.UNKNOWN, Slice.DEFAULT)`` with a ``slice_id_t`` third parameter); likewise an enum value
+in a list expression or struct initializer that becomes a struct or header with a ``bit<W>`` field
+there (an assignment, a local's initializer, digest data: "Type of initializer 'E' does not match
+type 'bit<8>' of field", with no position of the program's).  And a digest of a struct
+initializer, ``digest<S>(1, { b = .., a = .. })``, which p4c compiles, was refused.
 
 Programs p4c compiles, run on BMv2 (kept as regression cases of the same rule's edges): the enum
 for a function's ``in`` parameter, an extern method's argument, an assignment, and cast or
@@ -51,6 +55,12 @@ control Upd(register<bit<16>> t, in HashAlgorithm algo, in h_t h, inout bit<16> 
 """, ingress_decls="    Upd() u1;\n    Upd() u2;\n    bit<16> m1 = 0;\n    bit<16> m2 = 0;\n"),
     frames=[(1, H(1, 2)), (1, H(1, 2)), (1, H(3, 4)), (1, H(1, 2)), (1, eth(0x0800) + PAYLOAD)]))
 
+# a digest of a struct initializer (fields out of declaration order): p4c compiles it as the list
+# in the struct's order; checkmate-p4c refused the initializer's type ("digest data has type sinit")
+CASES.append(case("corpus22_digest_of_struct_initializer", "externs", program(
+    "        if (hdr.h.isValid()) { digest<dg_t>(1, { b = hdr.h.c, a = hdr.h.a }); }\n",
+    top="struct dg_t { bit<8> a; bit<16> b; }\n"), frames=[(1, H(1, 2, 3)), (1, eth(0x0800) + PAYLOAD)], json_path=True))
+
 
 def _enum_prog(ingress: str, decls: str) -> str:
     return program(ingress, top=_ENUM, ingress_decls=_ACT + decls)
@@ -77,6 +87,15 @@ INVALID: dict[str, tuple[str, list[str]]] = {
         _enum_prog("        Sl e = Sl.B;\n        if (hdr.h.a == 8w1) { e = Sl.DEF; }\n        a(e);\n", ""), _UNIFY),
     "corpus22_serenum_parameter_forwarded_to_action_bit_parameter": (
         _enum_prog("        c(Sl.B);\n", "    action c(Sl y) { a(y); }\n"), _UNIFY),
+    # the same rule where a list or struct initializer becomes a struct or header (digest data too)
+    "corpus22_serenum_member_in_list_for_struct_bit_field": (
+        program("        dg_t d = { Sl.B, 16w1 };\n        hdr.h.c = d.b + (bit<16>)d.a;\n",
+                top=_ENUM + "struct dg_t { bit<8> a; bit<16> b; }\n"), _UNIFY),
+    "corpus22_serenum_member_in_initializer_for_header_bit_field": (
+        program("        hdr.h = { a = Sl.B, b = 8w1, c = 16w2, d = 32w3 };\n", top=_ENUM), _UNIFY),
+    "corpus22_serenum_member_in_digest_list": (
+        program("        digest<dg_t>(1, { Sl.B, hdr.h.c });\n",
+                top=_ENUM + "struct dg_t { bit<8> a; bit<16> b; }\n"), _UNIFY),
 }
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
