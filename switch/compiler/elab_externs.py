@@ -194,6 +194,7 @@ class ExternRules:
         # the instance itself, when no call of its methods is refused first (p4c's back end; not in
         # a sub-control instance p4c removes unapplied)
         err = E(decl.loc, f"{decl.name}: unknown extern instance")
+        err.extern_instance = True   # (elab_output.finish: after its methods' errors in actions)
         inst["late_error"] = err   # (dropped when a checksum control's call of it is refused: target_error)
         ctx = getattr(self, "ctx", None) or {}
         if not (ctx.get("kind") == "control" and ctx.get("sub") and self.defer_error(err)):
@@ -317,6 +318,7 @@ class ExternRules:
             # an action: bf4's instrumented programs), so one in a control's body waits for those
             err = E(m.loc, msg)
             err.after_type_checking = True
+            err.extern_method = method is not None
             if not self.defer_error(err):
                 self.__dict__.setdefault("body_extern_errors", []).append(err)
         self.ctx.pop("extern_call", None)

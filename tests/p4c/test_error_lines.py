@@ -79,6 +79,13 @@ CASES = {
         program(top="enum bit<8> Sl { DEF = 1 }", locals="    action x(bit<8> v) { hdr.h.a = v; }\n    table t { "
                 "key = { hdr.h.c: exact; } actions = { x; } const default_action = x(Sl.DEF); }",
                 body="        t.apply();"), "const default_action = x(", "Sl"),
+    # (corpus22) a program's own extern instance whose method an action calls: p4c's JSON conversion
+    # refuses the call at the method's declaration and never reaches the instance (klagrassa/prog_tm_bmv2)
+    "own_extern_method_called_in_an_action": (
+        program(top="extern Tm<T> {\n    Tm();\n    void set_rank(in bit<32> day, in T v);\n}",
+                locals="    Tm<bit<8>>() tm;\n    action r() { tm.set_rank(0, hdr.h.a); }\n"
+                       "    table t { key = { hdr.h.c: exact; } actions = { r; NoAction; } }",
+                body="        t.apply();"), "void set_rank", "Unknown extern method set_rank"),
     # an instance of the program's own package whose argument does not fit: named at the package
     "own_package_instance_wrong_argument": (program(top="control Qt(inout h_t h);\npackage Pk(Qt q);\nPk(3) pk;"),
                                             "package Pk", "package Pk"),
