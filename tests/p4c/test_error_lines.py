@@ -86,6 +86,13 @@ CASES = {
                 locals="    Tm<bit<8>>() tm;\n    action r() { tm.set_rank(0, hdr.h.a); }\n"
                        "    table t { key = { hdr.h.c: exact; } actions = { r; NoAction; } }",
                 body="        t.apply();"), "void set_rank", "Unknown extern method set_rank"),
+    # (corpus22) extracting a header stack is refused after type checking: a type error further down
+    # (in a control) is p4c's first (multip4/P4-SFC sfc-HA.p4)
+    "stack_extract_after_a_later_type_error": (
+        program(top="struct hs_t { h_t[2] s; }", locals="    hs_t q;", body="        hdr.h.a = hdr.h.zz;")
+        .replace("state start { pkt.extract(hdr.h); transition accept; }",
+                 "hs_t st;\n    state start { pkt.extract(st.s); pkt.extract(hdr.h); transition accept; }"),
+        "hdr.h.a = hdr.h.zz", "zz"),
     # an instance of the program's own package whose argument does not fit: named at the package
     "own_package_instance_wrong_argument": (program(top="control Qt(inout h_t h);\npackage Pk(Qt q);\nPk(3) pk;"),
                                             "package Pk", "package Pk"),
