@@ -45,14 +45,10 @@ class Ids:
         self.p4info = p4info
 
     def digest_widths(self, name: str) -> list | None:
-        """The bit widths of the P4Info struct digest ``name``'s members, in order (None unless
-        every member is a ``bit<W>``)."""
+        """The bit widths of P4Info struct digest ``name``'s members in order (None unless all are bit<W>)."""
         o = self.get("digests", name)
-        if o is None or not o.type_spec.HasField("struct"):
-            return None
-        st = self.p4info.type_info.structs.get(o.type_spec.struct.name)
-        if st is None or not all(m.type_spec.HasField("bitstring") and m.type_spec.bitstring.HasField("bit")
-                                 for m in st.members):
+        st = self.p4info.type_info.structs.get(o.type_spec.struct.name) if o is not None and o.type_spec.HasField("struct") else None
+        if st is None or not all(m.type_spec.bitstring.HasField("bit") for m in st.members):
             return None
         return [m.type_spec.bitstring.bit.bitwidth for m in st.members]
 
