@@ -393,7 +393,8 @@ class CallRules:
                     if arg.kind == "dontcare" and self.ctx.get("dontcare_decls") is not None:
                         e = self.dontcare_local(want)   # (p4c takes `_` for any action parameter)
                     else:
-                        e = self.coerce(self.serenum_arg(self.expr(arg, scope), p, arg, f"action {q}"), want, arg.loc)
+                        e = self.coerce(self.serenum_arg(self.expr(arg, scope), p, arg, f"action {q}", call.fn.loc),
+                                      want, arg.loc)
                 finally:
                     self.ctx["action_arg"] = saved
                 args.append({"dir": "in", "e": e})

@@ -133,15 +133,29 @@ class CastRules:
                 return {"op": "cast", "a": ir, "t": t}
         raise E(loc, f"cannot cast {tstr(et)} to {tstr(t)}")
 
-    def serenum_arg(self, ir_t, p: dict, arg: Node, what: str):
+    def serenum_arg(self, ir_t, p: dict, arg: Node, what: str, call_loc=None):
         """The argument of an action's directionless parameter of a serializable enum type (held
         as its bits): p4c takes that enum's values only ("Cannot unify type 'bit<2>' with type
         'foo_t'"; p4_16_errors/serEnumImplCast: `default_action = set_x(2w0)`) -- a header
-        field declared of that enum (held as its bits too) is one."""
+        field declared of that enum (held as its bits too) is one.
+
+        The other way round too: a value of a serializable enum (a member, a field declared of
+        the enum, a ``?:`` of members, an enum-typed parameter) for an action's ``bit<W>``
+        parameter, directionless or ``in`` -- in a direct call, a default action, an entry or
+        an actions list's bound argument -- is p4c's "Cannot unify type 'E' with type 'bit<W>'",
+        named at the call (``call_loc``): an action call takes no implicit cast from the enum,
+        where a function's or an extern method's ``in`` parameter does (omec-project/up4's
+        ``set_source_iface(..., Slice.DEFAULT)`` for a ``slice_id_t`` parameter; corpus22).
+        ``(bit<W>)E.X`` and ``E.X + 1`` are bits and pass."""
         t = ir_t[1]
         if p.get("enum") and not p.get("dir") and self.enum_of(*ir_t) != p["enum"]:
             raise E(arg.loc, f"{what}: {expr_text(arg)}: cannot unify type {tstr(t)} with type {p['enum']} "
                              f"(the type of parameter {p['name']}; p4c takes no implicit cast to a serializable enum)")
+        if not p.get("enum") and p.get("dir") in (None, "", "in") and p["t"][0] in ("bit", "int") \
+                and (enum := self.enum_of(*ir_t)) is not None:
+            raise E(call_loc or arg.loc, f"{what}: {expr_text(arg)}: cannot unify type {enum} with type {tstr(p['t'])} "
+                                         f"(parameter {p['name']}; p4c takes no implicit cast from a serializable "
+                                         "enum to an action's parameter)")
         return ir_t
 
     def enum_of(self, ir, t):

@@ -11,6 +11,7 @@ from .errors import P4CompileError
 from .extern_params import by_position, FUNCTIONS
 from .elab_common import custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, Scope, tstr
 from .elab_load_refusals import DEPARSER_HASH
+from ..digest_bits import resliced
 
 #: v1model.p4's own enums: p4c's BMv2 back end gives their members no number in its JSON
 MODEL_ENUMS = frozenset({"HashAlgorithm", "CounterType", "MeterType", "CloneType"})
@@ -193,6 +194,7 @@ class ExternRules:
         # the instance itself, when no call of its methods is refused first (p4c's back end; not in
         # a sub-control instance p4c removes unapplied)
         err = E(decl.loc, f"{decl.name}: unknown extern instance")
+        err.extern_instance = True   # (elab_output.finish: after its methods' errors in actions)
         inst["late_error"] = err   # (dropped when a checksum control's call of it is refused: target_error)
         ctx = getattr(self, "ctx", None) or {}
         if not (ctx.get("kind") == "control" and ctx.get("sub") and self.defer_error(err)):
@@ -316,6 +318,7 @@ class ExternRules:
             # an action: bf4's instrumented programs), so one in a control's body waits for those
             err = E(m.loc, msg)
             err.after_type_checking = True
+            err.extern_method = method is not None
             if not self.defer_error(err):
                 self.__dict__.setdefault("body_extern_errors", []).append(err)
         self.ctx.pop("extern_call", None)
@@ -697,12 +700,35 @@ class ExternRules:
         else:
             raise E(data.loc, f"digest data must be a struct, a tuple or a bit<N> value, not {tstr(dt)}")
         self.refuse_digest_stack(members, data.loc)
+        repack = None
+        if data.kind == "struct_init" and dt[0] == "struct" and not data.get("dots") \
+                and sorted(f for f, _ in data.fields) == sorted(m for m, _ in members):
+            # `digest<S>(1, { a = x, b = y })`: the initializer's values in S's field order, as a
+            # list is taken (p4c compiles it; checkmate-p4c refused the initializer's type; corpus22)
+            given = dict(data.fields)
+            written = [f for f, _ in data.fields]
+            data = Node("list", data.loc, items=[given[m] for m, _ in members])
+            if written != [m for m, _ in members] and all(ft[0] == "bit" for _, ft in members):
+                repack = written
         if dt[0] not in ("struct", "list"):
             items = [self.coerce(self.expr(data, scope), dt, data.loc)]
         elif data.kind == "list":
             if len(data.items) != len(members):
                 raise E(data.loc, f"digest {tstr(dt)} has {len(members)} fields, list has {len(data.items)}")
-            items = [self.coerce(self.expr(it, scope), ft, it.loc) for it, (_, ft) in zip(data.items, members)]
+            items = []
+            for it, (fn, ft) in zip(data.items, members):
+                ir_t = self.expr(it, scope)
+                if dt[0] == "struct" and ft[0] in ("bit", "int") and (enum := self.enum_of(*ir_t)) is not None \
+                        and not self.field_enums.get((dt[1], fn)):
+                    # (as a list given for a struct elsewhere: elab_values.make_value)
+                    raise E(data.loc, f"digest data: field {fn}: cannot unify type {enum} with type {tstr(ft)} "
+                                      "(p4c: the type of initializer does not match the field's)")
+                items.append(self.coerce(ir_t, ft, it.loc))
+            if repack:
+                # (p4c's learn list takes the written order, BMv2 cuts the bits at S's fields:
+                # switch/digest_bits.py)
+                by = {m: it for (m, _), it in zip(members, items)}
+                items = resliced([by[f] for f in repack], [ft[1] for _, ft in members])
         else:
             ir, t = self.expr(data, scope)
             if t != dt:

@@ -123,7 +123,14 @@ class OutputRules:
     def finish(self, blocks, decls) -> dict:
         body_extern = self.__dict__.get("body_extern_errors", [])   # (elab_externs.user_extern_call:
         # they come first, as does a target error in a control's body: elab_externs.target_error)
-        for err in self.__dict__.get("late_errors", [])[:0 if body_extern or self.__dict__.get("body_target_errors") else 1]:
+        late = self.__dict__.get("late_errors", [])
+        # a program's own extern instance whose methods actions call: p4c's JSON conversion refuses
+        # those calls ("Unknown extern method m from type Ex", at the method) as it converts the
+        # actions, and never gets to the instance (klagrassa/prog_tm_bmv2's TrafficManagerInterface,
+        # corpus22): its error waits for the surviving actions' below
+        method_first = late and getattr(late[0], "extern_instance", False) and any(
+            getattr(a.get("deferred_error"), "extern_method", False) for a in self.actions.values())
+        for err in late[:0 if body_extern or self.__dict__.get("body_target_errors") or method_first else 1]:
             raise err   # (elab_types.note_late_error)
         self.drop_unapplied_subcontrols(blocks)
         self.drop_unapplied_subparsers(blocks)
@@ -187,6 +194,8 @@ class OutputRules:
         for _, err in sorted(pending, key=lambda ce: conversion_order(*ce)):
             err.converted_first = True   # (elab_order.action_error_first)
             self.raise_deferred(err)
+        for err in late[:1] if method_first else ():   # (no surviving action calls its methods)
+            raise err
         for err in self.__dict__.get("struct_register_errors", [])[:1]:   # (elab_blocks: no read refused)
             raise err
         for _, err in sorted(self.__dict__.get("checksum_control_errors", []), key=lambda ve: ve[0])[:1]:

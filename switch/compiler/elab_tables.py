@@ -331,7 +331,8 @@ class TableRules:
                         bound[-1]["siblings"] = sib
                 else:
                     self.check_algo_arg(p, arg, scope, "action")
-                    bound.append({"dir": "in", "e": self.coerce(self.expr(arg, scope), p["t"], arg.loc)})
+                    ir_t = self.serenum_arg(self.expr(arg, scope), p, arg, f"table {q}: action {a.name}", a.loc)
+                    bound.append({"dir": "in", "e": self.coerce(ir_t, p["t"], arg.loc)})
             # (its parameters come from the control plane: a division over them stays)
             table_error = table_error or self.check_action_divisions(ent[1], None)
             acts.append({"name": ent[1], "scope": scope_, "annos": a.annos, "bound": bound,
@@ -638,7 +639,8 @@ class TableRules:
                 v = self.fold(self.coerce(self.expr(arg, scope), ["bool"], arg.loc))
                 v = None if v is None else int(bool(v))
             else:
-                v = self.fold(self.coerce(self.serenum_arg(self.expr(arg, scope), p, arg, what), p["t"], arg.loc))
+                v = self.fold(self.coerce(self.serenum_arg(self.expr(arg, scope), p, arg, what, e.fn.loc),
+                                                   p["t"], arg.loc))
             if v is None:
                 raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
             vals.append(unsigned_value(v, p["t"]))

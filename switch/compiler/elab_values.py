@@ -134,6 +134,13 @@ class ValueRules:
                 # a header field of a serializable enum type is held as its bits; p4c takes that
                 # enum's values only ("'{ 8w1 }': values of type 'bit<8>' cannot be implicitly cast")
                 raise E(loc, f"field {f}: values of type {tstr(it['t'])} cannot be implicitly cast to type {enum} (p4c)")
+            if enum is None and ft[0] in ("bit", "int") and (ienum := self.enum_of(it, it["t"])) is not None:
+                # the other way round: a serializable enum's value for a bit<W> field -- p4c unifies
+                # the list's or initializer's values with the fields' types without the enum's
+                # implicit cast ("Type of initializer 'E' does not match type 'bit<8>' of field";
+                # corpus22 probes, after up4's action arguments)
+                raise E(loc, f"field {f}: cannot unify type {ienum} with type {tstr(ft)} (p4c: the type of "
+                             f"initializer {ienum} does not match the field's)")
             if f in varbits and it["t"] == INTLIT:   # (a varbit field is held as its bit<N> maximum)
                 raise E(loc, f"field {f}: 'int' type can only be unified with 'int', 'bit<>', or 'signed<>' "
                              f"types, not with 'varbit<{ft[1]}>' (p4c)")

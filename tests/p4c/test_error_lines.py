@@ -1,5 +1,5 @@
 """Programs p4c 1.2.4.8 refuses where checkmate-p4c refused at another line (helpers errs19,
-/work/e19 pd and t5, and errs20, /work/e20 pa, pb, t2, t4): the line of the error is p4c's
+/work/e19 pd and t5, errs20, /work/e20 pa, pb, t2, t4, and corpus22): the line of the error is p4c's
 (``file:line:col`` of the culprit) and its message matches the case's pattern; with p4c on PATH
 p4c refuses each too.  Each failed before."""
 from __future__ import annotations
@@ -73,6 +73,26 @@ CASES = {
     "generic_control_type_argument_not_inferred": (
         program(top="control Sub<T>(inout T h) { apply { } }", locals="    Sub() s;",
                 body="        hdr.h.a = 1;\n        s.apply(hdr.h);"), "s.apply(hdr.h)", "type argument"),
+    # (corpus22) a serializable enum member for an action's bit<W> parameter in a default action:
+    # p4c types action arguments without the enum's implicit cast -- named at the call (up4)
+    "serenum_member_for_an_action_bit_parameter": (
+        program(top="enum bit<8> Sl { DEF = 1 }", locals="    action x(bit<8> v) { hdr.h.a = v; }\n    table t { "
+                "key = { hdr.h.c: exact; } actions = { x; } const default_action = x(Sl.DEF); }",
+                body="        t.apply();"), "const default_action = x(", "Sl"),
+    # (corpus22) a program's own extern instance whose method an action calls: p4c's JSON conversion
+    # refuses the call at the method's declaration and never reaches the instance (klagrassa/prog_tm_bmv2)
+    "own_extern_method_called_in_an_action": (
+        program(top="extern Tm<T> {\n    Tm();\n    void set_rank(in bit<32> day, in T v);\n}",
+                locals="    Tm<bit<8>>() tm;\n    action r() { tm.set_rank(0, hdr.h.a); }\n"
+                       "    table t { key = { hdr.h.c: exact; } actions = { r; NoAction; } }",
+                body="        t.apply();"), "void set_rank", "Unknown extern method set_rank"),
+    # (corpus22) extracting a header stack is refused after type checking: a type error further down
+    # (in a control) is p4c's first (multip4/P4-SFC sfc-HA.p4)
+    "stack_extract_after_a_later_type_error": (
+        program(top="struct hs_t { h_t[2] s; }", locals="    hs_t q;", body="        hdr.h.a = hdr.h.zz;")
+        .replace("state start { pkt.extract(hdr.h); transition accept; }",
+                 "hs_t st;\n    state start { pkt.extract(st.s); pkt.extract(hdr.h); transition accept; }"),
+        "hdr.h.a = hdr.h.zz", "zz"),
     # an instance of the program's own package whose argument does not fit: named at the package
     "own_package_instance_wrong_argument": (program(top="control Qt(inout h_t h);\npackage Pk(Qt q);\nPk(3) pk;"),
                                             "package Pk", "package Pk"),
