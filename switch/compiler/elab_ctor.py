@@ -457,6 +457,12 @@ class CtorRules:
             if t[0] in ("struct", "list"):
                 out.append((p.name, ("const", self.struct_ctor_arg(p, a, t, blk, scope))))
                 continue
+            if t == ["string"]:   # (p4c compiles it; helper errs21, errs20's open item t7 string_ctor)
+                if a.kind != "str":
+                    raise E(at, f"{blk.kind} {blk.name}: constructor argument {p.name}: type mismatch: "
+                                f"expected string, got {expr_text(a)}")
+                out.append((p.name, ("const", {"op": "const", "v": a.value, "t": t})))
+                continue
             if t[0] not in ("bit", "int", "bool", "int_lit", "match_kind", "serenum", "enum", "error"):
                 raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
                                "(bit<N>, int<N>, int, bool, an enum, error and match_kind only)")

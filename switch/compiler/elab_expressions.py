@@ -162,9 +162,15 @@ class ExpressionRules:
             raise E(n.loc, f"bit slice of a value of type {tstr(bt)}")
         hi = self.const_int(n.hi, "slice bound")
         lo = self.const_int(n.lo, "slice bound")
+        t = ["bit", hi - lo + 1]
+        if 0 <= lo <= hi and hi >= bt[1] and (v := self.fold(base)) is not None:
+            # p4c folds a slice of a compile-time constant before it checks the bounds: `K[16:9]`
+            # of a `const bit<16> K`, `16w0x1234[20:9]` compile (the constant's bits, zero or
+            # sign above its width); a run-time value's is "Bit index 16 greater than width 16"
+            # (helper errs21, /work/e21 a_c_const_slice_out_of_range)
+            return {"op": "const", "v": (v >> lo) & ((1 << t[1]) - 1), "t": t}, t
         if not (0 <= lo <= hi < bt[1]):
             raise E(n.loc, f"slice [{hi}:{lo}] out of range for {tstr(bt)}")
-        t = ["bit", hi - lo + 1]
         return {"op": "slice", "a": base, "hi": hi, "lo": lo, "t": t}, t
 
     def coerce(self, ir_t, t, loc):

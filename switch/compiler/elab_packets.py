@@ -115,7 +115,35 @@ class PacketRules:
             return sum(f[1] for f in self.headers[t[1]]["fields"])
         if t[0] == "struct" and not self.structs[t[1]].get("union"):
             return sum(self.lookahead_bits(ft, loc) for _, ft in self.structs[t[1]]["fields"])
+        if t[0] == "list" and all(is_bits(x) for x in t[1]):   # a dropped tuple lookahead (below)
+            return sum(x[1] for x in t[1])
         raise E(loc, f"lookahead of type {tstr(t)}")
+
+    def lookahead_tuple_local(self, s: Node, t, scope) -> list | None:
+        """``tuple<bit<8>, bit<8>> x = pkt.lookahead<tuple<..>>();``: p4c's back end has no
+        tuple lookahead ("tuple<bit<8>, bit<8>>: unexpected type in lookahead argument", at the
+        local's type) -- but a local of the parser state that nothing names is removed first and
+        its initializer kept as a lookahead of the tuple's bits (a length check), as a dropped
+        ``pkt.lookahead<tuple<..>>();`` is (helper errs21; errs20's open item d_u_lookahead_tuple).
+        None when ``s`` is not such a declaration."""
+        from .elab_ctor import _ast_nodes
+        init = s.init
+        if not (init.kind == "call" and init.fn.kind == "member" and init.fn.name == "lookahead"
+                and init.targs and init.fn.base.kind == "name"):
+            return None
+        ent = scope.lookup(init.fn.base.name)
+        if not (ent and ent[0] == "var" and ent[1]["t"] == ["extern", "packet_in"]):
+            return None
+        if self.resolve_type(init.targs[0]) != t or not all(is_bits(x) for x in t[1]):
+            return None
+        node = self.ctx.get("state_node") if getattr(self, "ctx", None) else None
+        if node is None or any(n.kind == "name" and n.get("name") == s.name for n in _ast_nodes(node)):
+            raise E(s.type.loc, f"tuple<{', '.join(tstr(x) for x in t[1])}>: unexpected type in lookahead argument")
+        self.tmp += 1
+        scope.declare(s.name, ("var", {"op": "var", "n": f"v{self.tmp}_{s.name}", "t": t}, "inout"), s.loc)
+        bits = self.lookahead_bits(t, s.loc)
+        return [{"s": "decl", "n": f"v{self.tmp}_{s.name}", "t": t, "init": None},
+                {"s": "eval", "e": {"op": "lookahead", "bits": bits, "t": ["bit", bits]}}]
 
     def emit_stmts(self, ir, t, loc) -> list:
         if t[0] == "header":

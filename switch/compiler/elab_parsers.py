@@ -76,6 +76,7 @@ class ParserRules:
             if s.name in ("accept", "reject"):
                 raise E(s.loc, f"state {s.name} is reserved")
             self.ctx["state"] = s.name
+            self.ctx["state_node"] = s   # (lookahead_tuple_local)
             sscope = Scope(scope)
             body = []
             self.ctx["in_block"] = True   # (header-union copies: walked over the merged states below)

@@ -204,6 +204,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                     out.append({"s": "assign", "l": fld, "r": rhs})
                 scope.declare(s.name, ("var", fld, "inout"), s.loc)
                 return out
+            if t[0] == "list" and s.init is not None and (la := self.lookahead_tuple_local(s, t, scope)) is not None:
+                return la
             init = None
             if s.init is not None:
                 saved_unread = self.ctx.get("unread_local_init") if getattr(self, "ctx", None) else None

@@ -1,5 +1,5 @@
 """Programs p4c 1.2.4.8 refuses where checkmate-p4c refused at another line (helpers errs19,
-/work/e19 pd and t5, and errs20, /work/e20 pa, pb, t2, t4): the line of the error is p4c's
+/work/e19 pd and t5, errs20, /work/e20 pa, pb, t2, t4, and errs21, /work/e21): the line of the error is p4c's
 (``file:line:col`` of the culprit) and its message matches the case's pattern; with p4c on PATH
 p4c refuses each too.  Each failed before."""
 from __future__ import annotations
@@ -76,6 +76,18 @@ CASES = {
     # an instance of the program's own package whose argument does not fit: named at the package
     "own_package_instance_wrong_argument": (program(top="control Qt(inout h_t h);\npackage Pk(Qt q);\nPk(3) pk;"),
                                             "package Pk", "package Pk"),
+    # (errs21)
+    # a tuple lookahead into a local that is read: p4c's back end names the local's type ("unexpected
+    # type in lookahead argument"); unread, it compiles (diffcases/errs21)
+    "tuple_lookahead_read": (program().replace(
+        "state start { pkt.extract(hdr.h); transition accept; }",
+        "state start {\n        tuple<bit<8>, bit<8>> la = pkt.lookahead<tuple<bit<8>, bit<8>>>();\n"
+        "        pkt.extract(hdr.h);\n        hdr.h.c = la[1];\n        transition accept;\n    }"),
+        "tuple<bit<8>, bit<8>> la", "unexpected type in lookahead"),
+    # a string constructor parameter given a number: named at the control's declaration
+    "string_constructor_parameter_given_a_number": (
+        program(top="control SubS(inout h_t h)(string k) { apply { log_msg(k); } }", locals="    SubS(3) s;",
+                body="        s.apply(hdr.h);"), "control SubS", "type mismatch"),
 }
 
 
