@@ -191,6 +191,7 @@ class CtorRules:
                 self.sub_block(kind, node, name, f"{self.ctx['block']}.{name}", sub_consts, scope, loc)
             else:
                 scope.add(name, ent)
+                self.ctx.setdefault("ctor_names", set()).add(name)   # (early_constant)
 
     def sub_block(self, kind: str, node: Node, name: str, q: str, consts, scope, loc, bindings=None) -> None:
         """Elaborate an instance of ``node`` inside the current block, bound to ``name``
@@ -458,6 +459,9 @@ class CtorRules:
                 out.append((p.name, ("const", self.struct_ctor_arg(p, a, t, blk, scope))))
                 continue
             if t == ["string"]:   # (p4c compiles it; helper errs21, errs20's open item t7 string_ctor)
+                ent = scope.lookup(a.name) if a.kind == "name" else None
+                if ent and ent[0] == "const" and ent[1].get("t") == t:   # the enclosing block's own
+                    a = Node("str", a.loc, value=ent[1]["v"])
                 if a.kind != "str":
                     raise E(at, f"{blk.kind} {blk.name}: constructor argument {p.name}: type mismatch: "
                                 f"expected string, got {expr_text(a)}")

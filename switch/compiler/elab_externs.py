@@ -703,6 +703,12 @@ class ExternRules:
             if len(data.items) != len(members):
                 raise E(data.loc, f"digest {tstr(dt)} has {len(members)} fields, list has {len(data.items)}")
             items = [self.coerce(self.expr(it, scope), ft, it.loc) for it, (_, ft) in zip(data.items, members)]
+        elif data.kind == "struct_init" and dt[0] == "struct":
+            # `digest<d_t>(1, { x = hdr.h.a })`: p4c types it as d_t (/work/e21 pd d_v1_digest_struct_expr_named)
+            self.coerce(self.expr(data, scope), dt, data.loc)   # (its errors: a missing or unknown field)
+            given = dict(data.fields)
+            items = [self.coerce(self.expr(given[fn], scope), ft, given[fn].loc) if fn in given
+                     else self.default_value(ft, data.loc) for fn, ft in members]
         else:
             ir, t = self.expr(data, scope)
             if t != dt:

@@ -85,6 +85,11 @@ class ParserRules:
             self.ctx["in_block"] = False
             tr = s.transition
             if tr.kind == "direct":
+                if tr.to in names and tr.to in sscope.declared:
+                    # a local of the state named like the state it goes to: p4c resolves the name to
+                    # the local and dies (/work/e21 pf f_sl_same_name_as_state)
+                    raise E(tr.loc, f"transition {tr.to}: Compiler Bug: unexpected select expression (p4c 1.2.4.8: "
+                                    f"the state's local {tr.to} shadows the state)")
                 if tr.to not in names and tr.to not in ("accept", "reject"):
                     raise E(tr.loc, f"unknown parser state {tr.to}")
                 if tr.to == "reject" and not tr.get("implicit"):
@@ -127,7 +132,7 @@ class ParserRules:
                     # a header field declared bool (kept as bit<1>) is a bool key: its labels are bools
                     case = {"keysets": [self.keyset(k, BOOL if self.is_bool_header_field(kir) else kt, sscope, tr.loc)
                                         for k, (kir, kt) in zip(ks, keys)], "to": c.to}
-                    if len(keys) == 1 and keys[0][1][0] == "int":
+                    if len(keys) == 1 and (keys[0][1][0] == "int" or keys[0][1][0] == "serenum" and keys[0][1][2][0] == "int"):
                         self.negative_select_label(ks[0], keys[0][1], sscope)
                     if len(c.keysets) > 1 and all(k["k"] == "default" for k in case["keysets"]):
                         # `(_, _)`: matches every packet, but p4c's front end sees no default

@@ -84,6 +84,18 @@ CASES = {
         "state start {\n        tuple<bit<8>, bit<8>> la = pkt.lookahead<tuple<bit<8>, bit<8>>>();\n"
         "        pkt.extract(hdr.h);\n        hdr.h.c = la[1];\n        transition accept;\n    }"),
         "tuple<bit<8>, bit<8>> la", "unexpected type in lookahead"),
+    # ... named at the program's first tuple type equal to it (p4c's canonical type: a metadata field)
+    "tuple_lookahead_read_named_at_the_first_equal_tuple_type": (program().replace(
+        "struct meta_t { bit<8> x; bit<16> y; }", "struct meta_t { bit<8> x; bit<16> y; tuple<bit<8>, bit<8>> tt; }").replace(
+        "state start { pkt.extract(hdr.h); transition accept; }",
+        "state start {\n        tuple<bit<8>, bit<8>> la = pkt.lookahead<tuple<bit<8>, bit<8>>>();\n"
+        "        pkt.extract(hdr.h);\n        hdr.h.c = la[1];\n        transition accept;\n    }"),
+        "tuple<bit<8>, bit<8>> tt", "unexpected type in lookahead"),
+    # a slice past the width of a constructor parameter is no constant to p4c's first folding: the
+    # type checker's "Bit index 11 greater than width 8" (a `const`'s is folded: diffcases/errs21)
+    "slice_of_a_constructor_parameter_past_its_width": (
+        program(top="control SubK(inout h_t h)(bit<8> k) {\n    apply { h.c = k[11:4]; }\n}", locals="    SubK(3) s;",
+                body="        s.apply(hdr.h);"), "h.c = k[11:4]", "out of range"),
     # a string constructor parameter given a number: named at the control's declaration
     "string_constructor_parameter_given_a_number": (
         program(top="control SubS(inout h_t h)(string k) { apply { log_msg(k); } }", locals="    SubS(3) s;",
