@@ -673,3 +673,14 @@ def check_generic_operands(f: Node) -> None:
 def check_program(decls: list[Node]) -> None:
     """Apply the rules above to a parsed (and elaborated) program."""
     _Checker(decls).run()
+
+
+def check_duplicates(decls: list[Node]) -> None:
+    """Two local declarations of a control or parser with one name ("Duplicates declaration"): p4c
+    finds them resolving names, before type checking and its back end, so before elaboration here
+    (a back-end error the elaborator raises first was named; /work/e21 pd
+    d_o_extern_two_instances_same_name_ctl)."""
+    c = _Checker(decls)
+    for d in decls:
+        if d.kind in ("control", "parser"):
+            c._duplicates(d)

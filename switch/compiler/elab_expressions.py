@@ -728,6 +728,8 @@ class ExpressionRules:
                         return {"op": "lookahead_hdr", "hdr": t[1], "t": t}, t
                     if t[0] == "struct" and not self.structs[t[1]].get("union"):
                         return self.lookahead_struct(t, n.loc), t
+                    if t[0] == "list":
+                        self.tuple_lookahead_error(t, n.loc)
                     raise E(n.loc, f"lookahead of type {tstr(t)}")
                 if m == "length":
                     # core.p4 declares it, but p4c's BMv2 back end has no way to compute it
@@ -753,7 +755,8 @@ class ExpressionRules:
                 return self.static_assert(n, scope)
             if fn.name in self.externs:   # a user's extern function (p4c_corpus: p4_16_errors/issue532)
                 ret = self.externs[fn.name].get("ret")
-                rt = self.resolve_type(ret) if isinstance(ret, Node) and ret.kind not in ("void",) else None
+                rt = self.resolve_type(ret) if isinstance(ret, Node) and ret.kind not in ("void",) and not (
+                    ret.kind == "typename" and ret.name in (self.externs[fn.name].get("tparams") or ())) else None
                 if rt is not None and rt[0] in ("struct", "header"):
                     raise E(fn.loc, f"{fn.name}: functions or methods returning structures are not supported on this "
                                    "target (p4c)")

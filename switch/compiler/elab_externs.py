@@ -289,14 +289,22 @@ class ExternRules:
         if not fits:
             raise E(call.loc, f"{what}: extern {decl.name} does not have method matching this call" if method else
                     f"{what}: no declaration takes {len(args)} argument(s)")
+        if method is not None and sum(len(c.params) == len(args) for c in fits) > 1:
+            raise E(call.loc, f"Ambiguous method {method} (p4c: extern {decl.name} declares it twice with "
+                              f"{len(args)} parameter(s))")   # (/work/e21 pd d_o_extern_method_dup_same_sig)
         m = fits[0]
-        binds = ext.get("binds", {}) if method is not None else {}
+        binds = dict(ext.get("binds", {})) if method is not None else {}
+        if call.get("targs") and len(call.targs) == len(m.get("tparams") or ()):
+            # `ov.put<bit<16>>(x)`: the call's type arguments (/work/e21 pd d_o_generic_put_explicit_mismatch)
+            binds.update(zip(m.tparams, (self.resolve_type(x) for x in call.targs)))
         generic = set(m.get("tparams") or ()) | set(decl.get("tparams") or ())
         for p, a in zip(m.params, args):
             if p.type.kind == "typename" and p.type.name in binds and p.direction not in ("out", "inout"):
                 self.coerce(self.expr(a, scope), binds[p.type.name], a.loc)   # Ex<bit<8>>: T is bit<8>
             elif p.type.kind == "typename" and p.type.name in generic or p.type.kind == "dontcare":
-                self.expr(a, scope)
+                if self.expr(a, scope)[1] == INTLIT and p.type.kind == "typename":
+                    raise E(a.loc, f"{expr_text(a)}: could not infer a width (p4c: for {what}'s parameter "
+                                   f"{p.name} of type {p.type.name})")   # (pd d_o_generic_put_int)
             elif p.direction in ("out", "inout"):
                 lv, lt = self.out_lvalue(a, scope, call.loc)
                 if lt != self.resolve_type(p.type):

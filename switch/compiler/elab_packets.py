@@ -150,11 +150,7 @@ class PacketRules:
                                for n in _ast_nodes(node)):
             if t[0] == "enum":
                 return None   # (p4c reads a plain enum's lookahead as bit<32>: not modelled, refused)
-            # (named at the first tuple type of the program equal to it: p4c's canonical type; a
-            # metadata field's `tuple<bit<8>, bit<8>> tt;` before it is named, measured)
-            at = next((n.loc for n in _ast_nodes(self.decls) if n.kind == "tuple" and self._same_type(n, t)),
-                      init.targs[0].loc)
-            raise E(at, f"tuple<{', '.join(tstr(x) for x in t[1])}>: unexpected type in lookahead argument")
+            self.tuple_lookahead_error(t, init.targs[0].loc)
         bits = self.lookahead_bits(t, init.loc)
         out = [{"s": "eval", "e": {"op": "lookahead", "bits": bits, "t": ["bit", bits]}}]
         if s.kind == "var":
@@ -162,6 +158,14 @@ class PacketRules:
             scope.declare(name, ("var", {"op": "var", "n": f"v{self.tmp}_{name}", "t": t}, "inout"), s.loc)
             out.insert(0, {"s": "decl", "n": f"v{self.tmp}_{name}", "t": t, "init": None})
         return out
+
+    def tuple_lookahead_error(self, t, loc) -> None:
+        """p4c's error for a tuple lookahead whose value is kept, named at the program's first tuple
+        type equal to it (p4c's canonical type: a metadata field's `tuple<bit<8>, bit<8>> tt;` declared
+        before it is named, measured; /work/e21 pe e_la_tuple_assign_to_meta)."""
+        from .elab_ctor import _ast_nodes
+        at = next((n.loc for n in _ast_nodes(self.decls) if n.kind == "tuple" and self._same_type(n, t)), loc)
+        raise E(at, f"tuple<{', '.join(tstr(x) for x in t[1])}>: unexpected type in lookahead argument")
 
     def _same_type(self, n: Node, t) -> bool:
         try:
