@@ -14,6 +14,7 @@ stopping each arm at that join node.
 """
 from __future__ import annotations
 
+from ..compiler.elab_values import reread_bytes
 from .actions import PrimitiveGen, bool_const
 
 # a const entry's priority as BMv2's P4Runtime server reads it back: INT32_MAX minus the JSON's
@@ -41,6 +42,7 @@ class Ids:
                      "registers", "digests", "action_profiles", "value_sets"):
             self.by_kind[kind] = {o.preamble.name: o for o in getattr(p4info, kind)} if p4info else {}
         self.next_hidden = 1
+        self.p4info = p4info
 
     def get(self, kind: str, name: str):
         return self.by_kind[kind].get(name)
@@ -161,6 +163,10 @@ class Externs:
         if ll is None:
             raise Bmv2JsonError(f"{at}: unknown learn list {lid}")
         data = self.field_list(ll["elements"], f"{at} learn list '{ll['name']}'")
+        widths = self._digest_struct_widths(ll["name"])
+        if widths is not None and None not in [w for _, w in data] and widths != [w for _, w in data]:
+            # (fields written in another order than the P4Info's struct: reread_bytes; /work/e21 pf)
+            data = list(zip(reread_bytes(data, widths), widths))
         name = pyname(ll["name"]) if ll["name"] not in self.ids.by_kind["digests"] else ll["name"]
         if name not in self.digests:
             did, alias = self.ids.id("digests", ll["name"])
@@ -168,6 +174,18 @@ class Externs:
                                   "fields": [[f"f{i}", ["bit", w] if w is not None else e["t"]]   # (a varbit: its type)
                                              for i, (e, w) in enumerate(data)]}
         return name, [e for e, _w in data]
+
+
+    def _digest_struct_widths(self, name: str) -> list | None:
+        """The bit widths of the P4Info struct of digest ``name`` (bit<N> members only), or None."""
+        d, p4info = self.ids.get("digests", name), self.ids.p4info
+        if d is None or not d.type_spec.HasField("struct"):
+            return None
+        st = p4info.type_info.structs.get(d.type_spec.struct.name)
+        if st is None or not all(m.type_spec.HasField("bitstring") and m.type_spec.bitstring.HasField("bit")
+                                 for m in st.members):
+            return None
+        return [m.type_spec.bitstring.bit.bitwidth for m in st.members]
 
 
 class ControlGraph:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .ast import Node
 from .errors import P4CompileError
 from .extern_params import by_position, FUNCTIONS
+from .elab_values import learn_bytes_reread
 from .elab_common import custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, Scope, tstr
 from .elab_load_refusals import DEPARSER_HASH
 
@@ -717,6 +718,9 @@ class ExternRules:
             given = dict(data.fields)
             items = [self.coerce(self.expr(given[fn], scope), ft, given[fn].loc) if fn in given
                      else self.default_value(ft, data.loc) for fn, ft in members]
+            order = [fn for fn, _ in data.fields]
+            if order != [fn for fn, _ in members][:len(order)]:
+                items = learn_bytes_reread(items, members, order)
         else:
             ir, t = self.expr(data, scope)
             if t != dt:

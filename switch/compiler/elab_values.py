@@ -196,3 +196,36 @@ class ValueRules:
             else:
                 out.append(sub)
         return out
+
+
+def learn_bytes_reread(items: list, members: list, order: list) -> list:
+    """A digest of a struct expression whose fields are written in another order than the struct
+    declares them (`{ y = .., x = .. }`): p4c's learn list takes them as written, simple_switch packs
+    each into whole bytes, and its P4Runtime server cuts those bytes by the P4Info's members, in
+    the declared order (measured: `dg_t { bit<8> x; bit<16> y; }` given `{ y = 3, x = 1 }` arrives
+    as x = 0, y = 0x0301; /work/e21 pf f_dg_named_reordered).  ``items``: the values in the
+    declared order; returns the values the controller reads.  Bit fields only (else unchanged)."""
+    if not all(is_bits(ft) and ft[0] == "bit" for _, ft in members):
+        return items
+    by_name = {fn: (it, ft[1]) for (fn, ft), it in zip(members, items)}
+    written = [by_name[fn] for fn in order] + [by_name[fn] for fn, _ in members if fn not in order]
+    return reread_bytes(written, [ft[1] for _, ft in members])
+
+
+def reread_bytes(values: list, widths: list) -> list:
+    """``values`` ([(IR, bits)]) packed each into whole bytes, as simple_switch packs a learn list,
+    cut into ``widths`` by whole bytes, as its P4Runtime server reads them for the P4Info's members
+    (also the bmv2json loader's, for p4c's JSON).  Unchanged when the bytes do not add up."""
+    nbytes = lambda w: -(-w // 8) * 8   # noqa: E731
+    if sum(nbytes(w) for _, w in values) != sum(nbytes(w) for w in widths):
+        return [v for v, _ in values]
+    cat = None
+    for it, w in values:
+        v = {"op": "cast", "a": it, "t": ["bit", nbytes(w)]} if nbytes(w) != w else it
+        cat = v if cat is None else {"op": "bin", "o": "++", "a": cat, "b": v, "t": ["bit", cat["t"][1] + nbytes(w)]}
+    out, hi = [], cat["t"][1] - 1
+    for w in widths:
+        chunk = {"op": "slice", "a": cat, "hi": hi, "lo": hi - nbytes(w) + 1, "t": ["bit", nbytes(w)]}
+        out.append(chunk if nbytes(w) == w else {"op": "cast", "a": chunk, "t": ["bit", w]})
+        hi -= nbytes(w)
+    return out
