@@ -112,6 +112,10 @@ class ExpressionRules:
             if n.name == "next":
                 return {"op": "stack_next", "st": base, "t": ht, "size": bt[2]}, ht
             if n.name == "last":
+                if bt[1] in self.structs:   # (a stack of header unions: p4c's JSON refers to the stack
+                    # as a header, which simple_switch refuses; /work/e21 pc c_u_union_stack_last)
+                    self.load_refusal(n.loc, f"{expr_text(n)}: 'last' of a stack of header unions (simple_switch: "
+                                             "Invalid reference to object of type 'header')")
                 return {"op": "stack_last", "st": base, "t": ht, "size": bt[2]}, ht
             if n.name == "lastIndex":
                 if self.ctx.get("kind") != "parser":

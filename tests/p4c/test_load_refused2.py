@@ -165,6 +165,14 @@ REFUSED = {
             "state start { pkt.extract(hdr.h); transition accept; }",
             "state start { pkt.extract(hdr.h); transition select((Sy)(int<8>)hdr.h.a) { Sy.B: reject; default: accept; } }"),
         "Sy.B: reject", "Assertion `hexstring[idx] != '-'' failed"),
+    # 'last' of a stack of header unions, in a select or a statement (pc c_u_union_stack_last)
+    "union_stack_last": (
+        program(top="header u1_t { bit<8> x; }\nheader_union u_t { u1_t one; h_t two; }").replace(
+            "struct headers { h_t h; }", "struct headers { h_t h; u_t[2] us; }").replace(
+            "state start { pkt.extract(hdr.h); transition accept; }",
+            "state start { pkt.extract(hdr.h); pkt.extract(hdr.us.next.one); "
+            "transition select(hdr.us.last.one.x) { 1: accept; default: accept; } }"),
+        "hdr.us.last", "Invalid reference to object of type 'header'"),
     "string_comparison": (
         program(top='control SubS(inout h_t h)(string k) { apply { if (k == "a") { h.c = 1; } } }',
                 locals='    SubS("a") s;', body="        s.apply(hdr.h);"),
