@@ -142,6 +142,9 @@ class PacketRules:
         name = s.name if s.kind == "var" else s.lhs.get("name") if s.lhs.kind == "name" else None
         if t[0] not in ("list", "enum") or name is None:
             return None
+        if s.kind == "var" and self.resolve_type(s.type) != t:   # (p4c's type error at the local; pe2)
+            raise E(s.loc, f"{name}: type mismatch: the local has type {_ttext(self.resolve_type(s.type))}, "
+                           f"the lookahead {_ttext(t)}")
         node = self.ctx.get("state_node") if getattr(self, "ctx", None) else None
         if s.kind == "assign" and not any(n.kind == "var" and n.get("name") == name for n in _ast_nodes(node)):
             return None   # (a local of the parser: read in another state, maybe)
@@ -165,7 +168,7 @@ class PacketRules:
         before it is named, measured; /work/e21 pe e_la_tuple_assign_to_meta)."""
         from .elab_ctor import _ast_nodes
         at = next((n.loc for n in _ast_nodes(self.decls) if n.kind == "tuple" and self._same_type(n, t)), loc)
-        raise E(at, f"tuple<{', '.join(tstr(x) for x in t[1])}>: unexpected type in lookahead argument")
+        raise E(at, f"{_ttext(t)}: unexpected type in lookahead argument")
 
     def _same_type(self, n: Node, t) -> bool:
         try:
@@ -225,3 +228,8 @@ class PacketRules:
             return []
         return [{"op": "field", "base": ir["base"], "f": pyname(f), "t": ft}
                 for f, ft in self.structs[bt[1]]["fields"] if pyname(f) != ir["f"]]
+
+
+def _ttext(t) -> str:
+    """A type as P4 writes it (a tuple's elements too)."""
+    return f"tuple<{', '.join(_ttext(x) for x in t[1])}>" if t[0] == "list" else tstr(t)

@@ -105,6 +105,15 @@ CASES.append(case("errs21_digest_of_a_struct_expression", CAT, program("""
         hdr.h.b = 5;""", top="struct dg_t { bit<8> x; bit<16> y; }\n"), json_path=True))
 
 INVALID = {
+    # a tuple lookahead into a local of another tuple type: p4c's type error at the local (the
+    # errs21 tuple-lookahead change took the type argument's type for the local's; pe2 e_la_tuple_typed_mismatch)
+    "errs21_tuple_lookahead_into_a_local_of_another_type": (
+        program("        hdr.h.b = 1;\n", parser=start_state() + """
+    state parse_h {
+        tuple<bit<8>, bit<16>> la = pkt.lookahead<tuple<bit<8>, bit<8>>>();
+        pkt.extract(hdr.h);
+        transition accept;
+    }"""), ("type mismatch",)),
     # isValid() of a constant header: p4c 1.2.4.8 dies ("Compiler Bug: ... typechecking should not
     # infer new types anymore"); checkmate-p4c compiled it (/work/e21 pa a_c_const_header_isvalid)
     "errs21_isvalid_of_a_constant_header": (
