@@ -70,6 +70,7 @@ class ParserRules:
                 seen_states.add(s.name)
         if "start" not in names:
             raise E(p.loc, f"parser {p.name} has no start state")
+        _live_state_locals_alike(p.states)
         self.ctx["state_errors"] = state_errors = {}   # state -> its first back-end error (target_error)
         self.ctx["live_states"] = live = set()   # filled below (const_index.flush_divisions reads it)
         for s in p.states:
@@ -452,3 +453,26 @@ def _locations(ir) -> list:
     if op == "cond":
         return _locations(ir["c"]) + _locations(ir["a"]) + _locations(ir["b"])
     return []
+
+
+def _live_state_locals_alike(states) -> None:
+    """Locals of two states of one parser with one name, each read (or initialized by a call, a
+    lookahead): p4c 1.2.4.8 moves the parser's locals to the parser and finds the second one a
+    duplicate ("x: Duplicates declaration x") -- one that nothing reads is removed before that, and
+    locals in nested blocks are renamed (measured, /work/e21 pe2 e_la_tuple_shadowed_name_read_elsewhere,
+    b1-b3 variants of pf f_sl_two_states_same_local)."""
+    from .elab_ctor import _ast_nodes
+    seen: set = set()
+    for st in states:
+        nodes = list(_ast_nodes([st.get("stmts"), st.get("transition")]))
+        stores = {id(n.lhs) for n in nodes if n.kind == "assign"}
+        for d in st.get("stmts") or ():
+            if d.kind != "var":
+                continue
+            live = any(n.kind == "call" for n in _ast_nodes(d.get("init"))) or any(
+                n.kind == "name" and n.get("name") == d.name and id(n) not in stores for n in nodes)
+            if live and d.name in seen:
+                raise E(d.loc, f"{d.name}: Duplicates declaration {d.name} (p4c 1.2.4.8: a local of another "
+                               "state of the parser has that name)")
+            if live:
+                seen.add(d.name)

@@ -105,6 +105,22 @@ CASES.append(case("errs21_digest_of_a_struct_expression", CAT, program("""
         hdr.h.b = 5;""", top="struct dg_t { bit<8> x; bit<16> y; }\n"), json_path=True))
 
 INVALID = {
+    # locals of two parser states with one name, both read: p4c 1.2.4.8 moves them to the parser and
+    # finds a duplicate ("x: Duplicates declaration x"); checkmate-p4c compiled it (one unread is
+    # removed first and compiles; pe2 e_la_tuple_shadowed_name_read_elsewhere)
+    "errs21_live_state_locals_named_alike": (
+        program("        hdr.h.b = meta.m8;\n", parser=start_state() + """
+    state parse_h {
+        bit<8> x = 1;
+        meta.m16 = (bit<16>)x;
+        pkt.extract(hdr.h);
+        transition parse_h2;
+    }
+    state parse_h2 {
+        bit<8> x = 2;
+        meta.m8 = x;
+        transition accept;
+    }"""), ("Duplicates declaration",)),
     # a tuple lookahead into a local of another tuple type: p4c's type error at the local (the
     # errs21 tuple-lookahead change took the type argument's type for the local's; pe2 e_la_tuple_typed_mismatch)
     "errs21_tuple_lookahead_into_a_local_of_another_type": (
