@@ -722,6 +722,10 @@ class ExpressionRules:
                     if t == BOOL:   # p4c: one bit, true when it is 1
                         self.refuse_bool_operand(t, n.loc, "lookahead", _LOOKAHEAD_WORDS)
                         return {"op": "cast", "a": {"op": "lookahead", "bits": 1, "t": ["bit", 1]}, "t": BOOL}, BOOL
+                    if t[0] == "enum" and self.enums.get(t[1], {}).get("file") == n.loc.file:
+                        # a plain enum of the program: p4c's BMv2 back end makes it bit<32> (its
+                        # members 0, 1, ..; /work/e21 pf f_se_lookahead_plain_enum)
+                        return {"op": "lookahead", "bits": 32, "t": t}, t
                     if t[0] == "serenum":   # its underlying type's bits (p4c; /work/e21 pc c_v_lookahead_serenum)
                         return {"op": "cast", "a": {"op": "lookahead", "bits": t[2][1], "t": ["bit", t[2][1]]},
                                 "t": t}, t

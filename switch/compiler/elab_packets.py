@@ -152,7 +152,7 @@ class PacketRules:
         if node is None or any(n.kind == "name" and n.get("name") == name and id(n) not in stores
                                for n in _ast_nodes(node)):
             if t[0] == "enum":
-                return None   # (p4c reads a plain enum's lookahead as bit<32>: not modelled, refused)
+                return None   # (read: a plain enum's lookahead is bit<32>, ExpressionRules' lookahead)
             self.tuple_lookahead_error(t, init.targs[0].loc)
         bits = self.lookahead_bits(t, init.loc)
         out = [{"s": "eval", "e": {"op": "lookahead", "bits": bits, "t": ["bit", bits]}}]

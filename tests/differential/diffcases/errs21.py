@@ -11,7 +11,7 @@ for what runs, by simple_switch_grpc.
 tests/differential/test_invalid.py): name -> (program, words the message must contain (any of)) --
 programs p4c rejects that checkmate-p4c accepted (or crashed on).  Positions: tests/p4c/test_error_lines.py.
 """
-from .base import case, program, start_state
+from .base import case, H, program, start_state, VALUES
 
 CAT = "front end (p4c-compatible)"
 
@@ -103,6 +103,18 @@ CASES.append(case("errs21_string_constructor_parameter_passed_on", CAT, program(
 CASES.append(case("errs21_digest_of_a_struct_expression", CAT, program("""
         digest<dg_t>(1, { y = hdr.h.c, x = hdr.h.a });
         hdr.h.b = 5;""", top="struct dg_t { bit<8> x; bit<16> y; }\n"), json_path=True))
+
+# A plain enum's lookahead that is read: p4c's BMv2 back end makes the enum bit<32> (members 0, 1,
+# ..), so the next 32 bits compare with the members' numbers; checkmate-p4c refused "lookahead of
+# type Pe" (/work/e21 pf f_se_lookahead_plain_enum, read)
+CASES.append(case("errs21_plain_enum_lookahead_read", CAT, program(
+    "        hdr.h.b = meta.m8;\n", top="enum Pe { A, B, C }\n", parser=start_state() + """
+    state parse_h {
+        Pe e = pkt.lookahead<Pe>();
+        pkt.extract(hdr.h);
+        meta.m8 = e == Pe.A ? 8w1 : (e == Pe.B ? 8w2 : 8w3);
+        transition select(e == Pe.C) { true: reject; default: accept; }
+    }"""), frames=VALUES + [(1, H(0, 0, 0)), (2, H(0, 0, 1)), (3, H(0, 0, 2)), (1, H(0, 1, 0))], json_path=True))
 
 INVALID = {
     # locals of two parser states with one name, both read: p4c 1.2.4.8 moves them to the parser and
