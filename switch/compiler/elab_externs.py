@@ -177,12 +177,18 @@ class ExternRules:
         targs = d.type.get("args") or []
         tps = list(decl.get("tparams") or ())
         fits = [c for c in ctors if len(c.params) == len(d.args)]
+        if len(fits) > 1:   # (p4c resolves overloads by their number of arguments; /work/e21 pd d_o_ctor_overload_ambiguous)
+            raise E(decl.loc, f"Ambiguous method {decl.name} (its constructors taking {len(d.args)} argument(s); "
+                              f"instance {d.name})")
         ctor = fits[0] if len(fits) == 1 else None
         if not targs and tps and ctor is not None:   # `Ex(8w1) e;`: p4c infers T from the arguments
             binds = self.infer_ctor_type_args(Node("ctor", ctor.loc, ctor_params=ctor.params), tps, d.args, scope)
             if len(binds) != len(tps):
+                self.uninferred_extern_use(decl, d, tps)
                 raise E(d.loc, f"{d.name}: extern {decl.name} takes {len(tps)} type argument(s), got 0")
         elif len(targs) != len(tps):
+            if not targs:
+                self.uninferred_extern_use(decl, d, tps)
             raise E(d.loc, f"{d.name}: extern {decl.name} takes {len(tps)} type argument(s), got {len(targs)}")
         else:
             binds = {tp: self.resolve_type(a) for tp, a in zip(tps, targs)}
@@ -328,6 +334,21 @@ class ExternRules:
             if not self.defer_error(err):
                 self.__dict__.setdefault("body_extern_errors", []).append(err)
         self.ctx.pop("extern_call", None)
+
+    def uninferred_extern_use(self, decl: Node, d: Node, tps: list) -> None:
+        """``X3() x3;`` of a generic ``extern X3<T>`` whose constructor does not give T: p4c infers it
+        from the instance's uses, and names the first method call whose type involves T ("Cannot
+        cast implicitly type 'T' to type 'bit<8>'"); "could not infer a type for variable T" at the
+        instance when none does (/work/e21 pd d_o_extern_generic_type_noarg)."""
+        from .elab_ctor import _ast_nodes
+        node = (getattr(self, "ctx", None) or {}).get("node")
+        generic = {m.name for m in decl.methods if m.kind == "method" and any(
+            n.kind == "typename" and n.get("name") in tps for n in _ast_nodes([m.get("ret"), m.params]))}
+        use = next((n for n in _ast_nodes(node) if n.kind == "call" and n.fn.kind == "member"
+                    and n.fn.base.kind == "name" and n.fn.base.name == d.name and n.fn.name in generic), None)
+        if use is not None:
+            raise E(use.loc, f"{expr_text(use.fn)}: Cannot cast implicitly type '{tps[0]}' (extern {decl.name}'s "
+                             f"type parameter, not inferred for instance {d.name})")
 
     def user_extern_value(self, ret, ext, call: Node, scope, method: str | None = None):
         """:meth:`user_extern_call` in an expression: its value (a zero of the declared return type;

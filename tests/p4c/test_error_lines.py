@@ -112,6 +112,12 @@ CASES = {
     "two_instances_named_alike_before_a_back_end_error": (
         program(top="extern X2 {\n    X2();\n    void go();\n}", locals="    X2() x1;\n    X2()  x1;",
                 body="        x1.go();"), "X2()  x1", "duplicates declaration"),
+    "extern_constructors_of_one_arity": (
+        program(top="extern X2 {\n    X2(bit<8> k);\n    X2(bit<16> k);\n    void go();\n}", locals="    X2(3) x1;",
+                body="        x1.go();"), "extern X2 {", "Ambiguous method X2"),
+    "generic_extern_instance_type_named_at_its_use": (
+        program(top="extern X3<T> {\n    X3();\n    T get();\n}", locals="    X3() x3;",
+                body="        hdr.h.a = 1;\n        hdr.h.c = x3.get();"), "hdr.h.c = x3.get()", "Cannot cast implicitly"),
     "generic_extern_function_value": (
         program(top="extern T ef<T>(in T a);", body="        hdr.h.a = ef(hdr.h.c);"), "hdr.h.a = ef(", "not supported|cannot be used"),
     # a string constructor parameter given a number: named at the control's declaration
