@@ -462,6 +462,11 @@ class CtorRules:
                 ent = scope.lookup(a.name) if a.kind == "name" else None
                 if ent and ent[0] == "const" and ent[1].get("t") == t:   # the enclosing block's own
                     a = Node("str", a.loc, value=ent[1]["v"])
+                bad = next((x for x in self.decls if x.kind == "const" and x.get("name") == a.get("name")
+                            and x.type.kind == "string"), None) if a.kind == "name" and not ent else None
+                if bad is not None:   # (p4c has no string constants: its error at the constant; pe2)
+                    raise E(bad.value.loc, f"{bad.name}: Cannot evaluate initializer for constant (p4c 1.2.4.8 "
+                                           "has no constants of type error or string)")
                 if a.kind != "str":
                     raise E(at, f"{blk.kind} {blk.name}: constructor argument {p.name}: type mismatch: "
                                 f"expected string, got {expr_text(a)}")

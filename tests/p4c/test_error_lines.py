@@ -118,6 +118,9 @@ CASES = {
     "generic_extern_instance_type_named_at_its_use": (
         program(top="extern X3<T> {\n    X3();\n    T get();\n}", locals="    X3() x3;",
                 body="        hdr.h.a = 1;\n        hdr.h.c = x3.get();"), "hdr.h.c = x3.get()", "Cannot cast implicitly"),
+    "string_constant_for_a_string_constructor_parameter": (
+        program(top='const string G = "g";\ncontrol SubS(inout h_t h)(string k) { apply { log_msg(k); } }',
+                locals="    SubS(G) s;", body="        s.apply(hdr.h);"), 'const string G', "Cannot evaluate initializer"),
     "generic_extern_function_value": (
         program(top="extern T ef<T>(in T a);", body="        hdr.h.a = ef(hdr.h.c);"), "hdr.h.a = ef(", "not supported|cannot be used"),
     # a string constructor parameter given a number: named at the control's declaration
