@@ -337,10 +337,12 @@ class ExternRules:
 
     def uninferred_extern_use(self, decl: Node, d: Node, tps: list) -> None:
         """``X3() x3;`` of a generic ``extern X3<T>`` whose constructor does not give T: p4c infers it
-        from the instance's uses, and names the first method call whose type involves T ("Cannot
-        cast implicitly type 'T' to type 'bit<8>'"); "could not infer a type for variable T" at the
-        instance when none does (/work/e21 pd d_o_extern_generic_type_noarg)."""
+        from the uses, naming the first method call whose type involves T ("Cannot cast implicitly
+        type 'T' ..."), else the instance (/work/e21 pd d_o_extern_generic_type_noarg)."""
         from .elab_ctor import _ast_nodes
+        lit = next((a for a in d.args if a.kind == "int" and not a.get("width")), None)
+        if lit is not None:   # `X3(5) x3;` (pd d_o_extern_generic_type_ctor_int)
+            raise E(lit.loc, f"{expr_text(lit)}: could not infer a width (instance {d.name} of extern {decl.name})")
         node = (getattr(self, "ctx", None) or {}).get("node")
         generic = {m.name for m in decl.methods if m.kind == "method" and any(
             n.kind == "typename" and n.get("name") in tps for n in _ast_nodes([m.get("ret"), m.params]))}

@@ -121,6 +121,9 @@ CASES = {
     "string_constant_for_a_string_constructor_parameter": (
         program(top='const string G = "g";\ncontrol SubS(inout h_t h)(string k) { apply { log_msg(k); } }',
                 locals="    SubS(G) s;", body="        s.apply(hdr.h);"), 'const string G', "Cannot evaluate initializer"),
+    "generic_extern_instance_given_a_literal": (
+        program(top="extern X3<T> {\n    X3(T init);\n    T get();\n}", locals="    X3(5) x3;",
+                body="        hdr.h.c = x3.get();"), "X3(5) x3", "could not infer a width"),
     "generic_extern_function_value": (
         program(top="extern T ef<T>(in T a);", body="        hdr.h.a = ef(hdr.h.c);"), "hdr.h.a = ef(", "not supported|cannot be used"),
     # a string constructor parameter given a number: named at the control's declaration
