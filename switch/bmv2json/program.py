@@ -14,7 +14,7 @@ stopping each arm at that join node.
 """
 from __future__ import annotations
 
-from ..digest_bits import resliced
+from ..digest_bits import reread_bytes
 from .actions import PrimitiveGen, bool_const
 
 # a const entry's priority as BMv2's P4Runtime server reads it back: INT32_MAX minus the JSON's
@@ -43,14 +43,6 @@ class Ids:
             self.by_kind[kind] = {o.preamble.name: o for o in getattr(p4info, kind)} if p4info else {}
         self.next_hidden = 1
         self.p4info = p4info
-
-    def digest_widths(self, name: str) -> list | None:
-        """The bit widths of P4Info struct digest ``name``'s members in order (None unless all are bit<W>)."""
-        o = self.get("digests", name)
-        st = self.p4info.type_info.structs.get(o.type_spec.struct.name) if o is not None and o.type_spec.HasField("struct") else None
-        if st is None or not all(m.type_spec.bitstring.HasField("bit") for m in st.members):
-            return None
-        return [m.type_spec.bitstring.bit.bitwidth for m in st.members]
 
     def get(self, kind: str, name: str):
         return self.by_kind[kind].get(name)
@@ -171,12 +163,10 @@ class Externs:
         if ll is None:
             raise Bmv2JsonError(f"{at}: unknown learn list {lid}")
         data = self.field_list(ll["elements"], f"{at} learn list '{ll['name']}'")
-        pw = self.ids.digest_widths(ll["name"])
-        if pw and [w for _e, w in data] != pw and sum(w or 0 for _e, w in data) == sum(pw) \
-                and all(e.get("t", [None])[0] == "bit" for e, _w in data):
-            # p4c wrote the learn list in another order than the P4Info struct (a struct
-            # initializer's written order): BMv2 cuts the bits at the struct's fields
-            data = list(zip(resliced([e for e, _w in data], pw), pw))
+        widths = self._digest_struct_widths(ll["name"])
+        if widths is not None and None not in [w for _, w in data] and widths != [w for _, w in data]:
+            # (fields written in another order than the P4Info's struct: switch/digest_bits.py)
+            data = list(zip(reread_bytes(data, widths), widths))
         name = pyname(ll["name"]) if ll["name"] not in self.ids.by_kind["digests"] else ll["name"]
         if name not in self.digests:
             did, alias = self.ids.id("digests", ll["name"])
@@ -184,6 +174,18 @@ class Externs:
                                   "fields": [[f"f{i}", ["bit", w] if w is not None else e["t"]]   # (a varbit: its type)
                                              for i, (e, w) in enumerate(data)]}
         return name, [e for e, _w in data]
+
+
+    def _digest_struct_widths(self, name: str) -> list | None:
+        """The bit widths of the P4Info struct of digest ``name`` (bit<N> members only), or None."""
+        d, p4info = self.ids.get("digests", name), self.ids.p4info
+        if d is None or not d.type_spec.HasField("struct"):
+            return None
+        st = p4info.type_info.structs.get(d.type_spec.struct.name)
+        if st is None or not all(m.type_spec.HasField("bitstring") and m.type_spec.bitstring.HasField("bit")
+                                 for m in st.members):
+            return None
+        return [m.type_spec.bitstring.bit.bitwidth for m in st.members]
 
 
 class ControlGraph:

@@ -334,7 +334,13 @@ class _Checker:
         stmts = list(_nodes(body.get("stmts") if isinstance(body, Node) and body.kind == "block" else body))
         for i, st in enumerate(stmts):
             if st.kind == "block":
-                self._only_calls(st, allowed, ctl, blocks, depth)
+                if self._only_calls(st, allowed, ctl, blocks, depth):
+                    return True
+            elif st.kind == "return" and st.get("value") is None:
+                # p4c removes a return that is not under a condition with what follows it (a
+                # `return` in an `if` leaves a flag: "hasReturned = false: Only calls to ..."; helper
+                # errs21, /work/e21 pc c_x_return_in_compute)
+                return True
             elif st.kind == "var" and st.get("init") is not None and self._struct_type(st.type) \
                     and find_name(stmts[i + 1:], st.name) is not None:
                 # a struct local with an initializer that the control uses: p4c's field-by-field
@@ -346,8 +352,9 @@ class _Checker:
             elif st.kind == "if" and isinstance(st.cond, Node) and st.cond.kind == "bool_lit":
                 # `if (false) { ... }`: p4c folds the branch away first (helper errs16)
                 taken = st.then if st.cond.value else st.get("els")
-                if taken is not None:
-                    self._only_calls(taken if taken.kind == "block" else [taken], allowed, ctl, blocks, depth, computed)
+                if taken is not None and self._only_calls(taken if taken.kind == "block" else [taken], allowed,
+                                                          ctl, blocks, depth, computed):
+                    return True
             elif st.kind == "call_stmt" and isinstance(st.get("call"), Node) and _callee(st.call) in allowed:
                 self._checksum_data(st.call, roots, computed)
                 continue
@@ -361,6 +368,7 @@ class _Checker:
                 what = _describe(st.call) if st.kind == "call_stmt" else st.kind
                 raise P4CompileError(st.loc, f"{what}: only calls to {' or '.join(allowed)} are allowed in "
                                              "this checksum control (bmv2)")
+        return False
 
     def _struct_type(self, ty) -> bool:
         """Whether type node ``ty`` names a struct the program declares (through typedefs)."""
@@ -665,3 +673,14 @@ def check_generic_operands(f: Node) -> None:
 def check_program(decls: list[Node]) -> None:
     """Apply the rules above to a parsed (and elaborated) program."""
     _Checker(decls).run()
+
+
+def check_duplicates(decls: list[Node]) -> None:
+    """Two local declarations of a control or parser with one name ("Duplicates declaration"): p4c
+    finds them resolving names, before type checking and its back end, so before elaboration here
+    (a back-end error the elaborator raises first was named; /work/e21 pd
+    d_o_extern_two_instances_same_name_ctl)."""
+    c = _Checker(decls)
+    for d in decls:
+        if d.kind in ("control", "parser"):
+            c._duplicates(d)

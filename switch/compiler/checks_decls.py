@@ -41,6 +41,9 @@ def _ctor_directions(decls: list[Node]) -> None:
             ps = list(d.get("params") or ())
         elif d.kind == "extern_obj":
             ps = [p for m in d.get("methods") or () if m.kind == "ctor" for p in m.get("params") or ()]
+            for m in d.get("methods") or ():
+                if m.kind == "method" and m.name == d.name:   # (`void X2();` in extern X2; /work/e21 pd)
+                    raise P4CompileError(m.loc, f"{m.name}: invalid constructor; cannot have a return type.")
         else:
             continue
         for p in ps:

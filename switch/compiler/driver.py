@@ -24,7 +24,7 @@ class CompiledProgram:
 
 
 def _compile(lines, name: str, source: str, pp: Preprocessor | None = None) -> CompiledProgram:
-    from .checks import check_program
+    from .checks import check_duplicates, check_program
     from .checks_decls import check_field_types
     from .dontcare_alias import check_dontcare_alias
     from .elaborate import elaborate
@@ -35,6 +35,7 @@ def _compile(lines, name: str, source: str, pp: Preprocessor | None = None) -> C
     with recursion_headroom():  # nesting is bounded by parser.MAX_NESTING
         decls = parse(tokenize(lines, warnings))
         check_field_types(decls)
+        check_duplicates(decls)
         macro_locs = {"V1MODEL_VERSION": pp.macro_loc("V1MODEL_VERSION")} if pp is not None else {}
         ir = elaborate(decls, name, source=source, warnings=warnings, macro_locs=macro_locs)
         check_program(decls)

@@ -191,6 +191,7 @@ class CtorRules:
                 self.sub_block(kind, node, name, f"{self.ctx['block']}.{name}", sub_consts, scope, loc)
             else:
                 scope.add(name, ent)
+                self.ctx.setdefault("ctor_names", set()).add(name)   # (early_constant)
 
     def sub_block(self, kind: str, node: Node, name: str, q: str, consts, scope, loc, bindings=None) -> None:
         """Elaborate an instance of ``node`` inside the current block, bound to ``name``
@@ -456,6 +457,20 @@ class CtorRules:
                 continue
             if t[0] in ("struct", "list"):
                 out.append((p.name, ("const", self.struct_ctor_arg(p, a, t, blk, scope))))
+                continue
+            if t == ["string"]:   # (p4c compiles it; helper errs21, errs20's open item t7 string_ctor)
+                ent = scope.lookup(a.name) if a.kind == "name" else None
+                if ent and ent[0] == "const" and ent[1].get("t") == t:   # the enclosing block's own
+                    a = Node("str", a.loc, value=ent[1]["v"])
+                bad = next((x for x in self.decls if x.kind == "const" and x.get("name") == a.get("name")
+                            and x.type.kind == "string"), None) if a.kind == "name" and not ent else None
+                if bad is not None:   # (p4c has no string constants: its error at the constant; pe2)
+                    raise E(bad.value.loc, f"{bad.name}: Cannot evaluate initializer for constant (p4c 1.2.4.8 "
+                                           "has no constants of type error or string)")
+                if a.kind != "str":
+                    raise E(at, f"{blk.kind} {blk.name}: constructor argument {p.name}: type mismatch: "
+                                f"expected string, got {expr_text(a)}")
+                out.append((p.name, ("const", {"op": "const", "v": a.value, "t": t})))
                 continue
             if t[0] not in ("bit", "int", "bool", "int_lit", "match_kind", "serenum", "enum", "error"):
                 raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "

@@ -112,6 +112,10 @@ class ExpressionRules:
             if n.name == "next":
                 return {"op": "stack_next", "st": base, "t": ht, "size": bt[2]}, ht
             if n.name == "last":
+                if bt[1] in self.structs:   # (a stack of header unions: p4c's JSON refers to the stack
+                    # as a header, which simple_switch refuses; /work/e21 pc c_u_union_stack_last)
+                    self.load_refusal(n.loc, f"{expr_text(n)}: 'last' of a stack of header unions (simple_switch: "
+                                             "Invalid reference to object of type 'header')")
                 return {"op": "stack_last", "st": base, "t": ht, "size": bt[2]}, ht
             if n.name == "lastIndex":
                 if self.ctx.get("kind") != "parser":
@@ -162,9 +166,18 @@ class ExpressionRules:
             raise E(n.loc, f"bit slice of a value of type {tstr(bt)}")
         hi = self.const_int(n.hi, "slice bound")
         lo = self.const_int(n.lo, "slice bound")
+        t = ["bit", hi - lo + 1]
+        if 0 <= lo <= hi and hi >= bt[1] and self.early_constant(n.get("a"), scope) \
+                and (v := self.fold(base)) is not None:
+            # p4c's first constant folding (before types) folds a slice of a constant -- a
+            # literal, a `const`, casts and operators of those -- before the type checker checks
+            # its bounds: `K[16:9]` of a `const bit<16> K`, `16w0x1234[20:9]` compile (the
+            # constant's bits, zero or sign above its width); a run-time value's, a constructor
+            # parameter's or an enum member's is "Bit index 16 greater than width 16" (helper
+            # errs21, /work/e21 a_c_const_slice_out_of_range, pe e_sl_*)
+            return {"op": "const", "v": (v >> lo) & ((1 << t[1]) - 1), "t": t}, t
         if not (0 <= lo <= hi < bt[1]):
             raise E(n.loc, f"slice [{hi}:{lo}] out of range for {tstr(bt)}")
-        t = ["bit", hi - lo + 1]
         return {"op": "slice", "a": base, "hi": hi, "lo": lo, "t": t}, t
 
     def coerce(self, ir_t, t, loc):
@@ -540,6 +553,9 @@ class ExpressionRules:
                 b, bt = self.coerce((b, bt), u, n.b.loc), u
             if at != bt:
                 raise E(n.loc, f"cannot compare {tstr(at)} and {tstr(bt)}")
+            if at == ["string"]:   # (a string constructor parameter; /work/e21 pe e_str_ctor_compare)
+                self.load_refusal(n.loc, "a comparison of strings: p4c writes it into the JSON, "
+                                         "which simple_switch cannot load (Invalid 'type' in expression: 'string')")
             if at[0] == "varbit":
                 # equal = the same value, whatever the two current lengths (BMv2 compares values)
                 if a["op"] != "field" or b["op"] != "field":
@@ -684,6 +700,11 @@ class ExpressionRules:
                             "members": [pyname(f) for f, _ in self.structs[t[1]]["fields"]]}, BOOL
                 if t[0] != "header":
                     raise E(fn.loc, f"isValid() on a value of type {tstr(t)}")
+                if fn.base.kind == "name" and (scope.lookup(fn.base.name) or ("",))[0] == "const":
+                    # (p4c 1.2.4.8 dies: "Compiler Bug: ... typechecking should not infer new types
+                    # anymore, but it did"; /work/e21 pa a_c_const_header_isvalid)
+                    raise E(n.loc, f"{fn.base.name}.isValid(): Compiler Bug: typechecking should not infer new types "
+                                   "anymore, but it did (p4c 1.2.4.8: isValid() of a constant header)")
                 return {"op": "isvalid", "h": ir, "t": BOOL}, BOOL
             if m == "apply" and fn.base.kind == "name":
                 ent = scope.lookup(fn.base.name)
@@ -701,6 +722,13 @@ class ExpressionRules:
                     if t == BOOL:   # p4c: one bit, true when it is 1
                         self.refuse_bool_operand(t, n.loc, "lookahead", _LOOKAHEAD_WORDS)
                         return {"op": "cast", "a": {"op": "lookahead", "bits": 1, "t": ["bit", 1]}, "t": BOOL}, BOOL
+                    if t[0] == "enum" and self.enums.get(t[1], {}).get("file") == n.loc.file:
+                        # a plain enum of the program: p4c's BMv2 back end makes it bit<32> (its
+                        # members 0, 1, ..; /work/e21 pf f_se_lookahead_plain_enum)
+                        return {"op": "lookahead", "bits": 32, "t": t}, t
+                    if t[0] == "serenum":   # its underlying type's bits (p4c; /work/e21 pc c_v_lookahead_serenum)
+                        return {"op": "cast", "a": {"op": "lookahead", "bits": t[2][1], "t": ["bit", t[2][1]]},
+                                "t": t}, t
                     if t[0] == "header" and self.headers[t[1]].get("varbit"):
                         raise E(n.loc, f"lookahead<{t[1]}>: the type argument must be a fixed-width type "
                                        "(it has a varbit field)")
@@ -708,6 +736,8 @@ class ExpressionRules:
                         return {"op": "lookahead_hdr", "hdr": t[1], "t": t}, t
                     if t[0] == "struct" and not self.structs[t[1]].get("union"):
                         return self.lookahead_struct(t, n.loc), t
+                    if t[0] == "list":
+                        self.tuple_lookahead_error(t, n.loc)
                     raise E(n.loc, f"lookahead of type {tstr(t)}")
                 if m == "length":
                     # core.p4 declares it, but p4c's BMv2 back end has no way to compute it
@@ -733,7 +763,8 @@ class ExpressionRules:
                 return self.static_assert(n, scope)
             if fn.name in self.externs:   # a user's extern function (p4c_corpus: p4_16_errors/issue532)
                 ret = self.externs[fn.name].get("ret")
-                rt = self.resolve_type(ret) if isinstance(ret, Node) and ret.kind not in ("void",) else None
+                rt = self.resolve_type(ret) if isinstance(ret, Node) and ret.kind not in ("void",) and not (
+                    ret.kind == "typename" and ret.name in (self.externs[fn.name].get("tparams") or ())) else None
                 if rt is not None and rt[0] in ("struct", "header"):
                     raise E(fn.loc, f"{fn.name}: functions or methods returning structures are not supported on this "
                                    "target (p4c)")

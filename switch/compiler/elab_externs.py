@@ -11,7 +11,7 @@ from .errors import P4CompileError
 from .extern_params import by_position, FUNCTIONS
 from .elab_common import custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, Scope, tstr
 from .elab_load_refusals import DEPARSER_HASH
-from ..digest_bits import resliced
+from ..digest_bits import learn_bytes_reread
 
 #: v1model.p4's own enums: p4c's BMv2 back end gives their members no number in its JSON
 MODEL_ENUMS = frozenset({"HashAlgorithm", "CounterType", "MeterType", "CloneType"})
@@ -177,12 +177,18 @@ class ExternRules:
         targs = d.type.get("args") or []
         tps = list(decl.get("tparams") or ())
         fits = [c for c in ctors if len(c.params) == len(d.args)]
+        if len(fits) > 1:   # (p4c resolves overloads by their number of arguments; /work/e21 pd d_o_ctor_overload_ambiguous)
+            raise E(decl.loc, f"Ambiguous method {decl.name} (its constructors taking {len(d.args)} argument(s); "
+                              f"instance {d.name})")
         ctor = fits[0] if len(fits) == 1 else None
         if not targs and tps and ctor is not None:   # `Ex(8w1) e;`: p4c infers T from the arguments
             binds = self.infer_ctor_type_args(Node("ctor", ctor.loc, ctor_params=ctor.params), tps, d.args, scope)
             if len(binds) != len(tps):
+                self.uninferred_extern_use(decl, d, tps)
                 raise E(d.loc, f"{d.name}: extern {decl.name} takes {len(tps)} type argument(s), got 0")
         elif len(targs) != len(tps):
+            if not targs:
+                self.uninferred_extern_use(decl, d, tps)
             raise E(d.loc, f"{d.name}: extern {decl.name} takes {len(tps)} type argument(s), got {len(targs)}")
         else:
             binds = {tp: self.resolve_type(a) for tp, a in zip(tps, targs)}
@@ -291,14 +297,22 @@ class ExternRules:
         if not fits:
             raise E(call.loc, f"{what}: extern {decl.name} does not have method matching this call" if method else
                     f"{what}: no declaration takes {len(args)} argument(s)")
+        if method is not None and sum(len(c.params) == len(args) for c in fits) > 1:
+            raise E(call.loc, f"Ambiguous method {method} (p4c: extern {decl.name} declares it twice with "
+                              f"{len(args)} parameter(s))")   # (/work/e21 pd d_o_extern_method_dup_same_sig)
         m = fits[0]
-        binds = ext.get("binds", {}) if method is not None else {}
+        binds = dict(ext.get("binds", {})) if method is not None else {}
+        if call.get("targs") and len(call.targs) == len(m.get("tparams") or ()):
+            # `ov.put<bit<16>>(x)`: the call's type arguments (/work/e21 pd d_o_generic_put_explicit_mismatch)
+            binds.update(zip(m.tparams, (self.resolve_type(x) for x in call.targs)))
         generic = set(m.get("tparams") or ()) | set(decl.get("tparams") or ())
         for p, a in zip(m.params, args):
             if p.type.kind == "typename" and p.type.name in binds and p.direction not in ("out", "inout"):
                 self.coerce(self.expr(a, scope), binds[p.type.name], a.loc)   # Ex<bit<8>>: T is bit<8>
             elif p.type.kind == "typename" and p.type.name in generic or p.type.kind == "dontcare":
-                self.expr(a, scope)
+                if self.expr(a, scope)[1] == INTLIT and p.type.kind == "typename":
+                    raise E(a.loc, f"{expr_text(a)}: could not infer a width (p4c: for {what}'s parameter "
+                                   f"{p.name} of type {p.type.name})")   # (pd d_o_generic_put_int)
             elif p.direction in ("out", "inout"):
                 lv, lt = self.out_lvalue(a, scope, call.loc)
                 if lt != self.resolve_type(p.type):
@@ -322,6 +336,23 @@ class ExternRules:
             if not self.defer_error(err):
                 self.__dict__.setdefault("body_extern_errors", []).append(err)
         self.ctx.pop("extern_call", None)
+
+    def uninferred_extern_use(self, decl: Node, d: Node, tps: list) -> None:
+        """``X3() x3;`` of a generic ``extern X3<T>`` whose constructor does not give T: p4c infers it
+        from the uses, naming the first method call whose type involves T ("Cannot cast implicitly
+        type 'T' ..."), else the instance (/work/e21 pd d_o_extern_generic_type_noarg)."""
+        from .elab_ctor import _ast_nodes
+        lit = next((a for a in d.args if a.kind == "int" and not a.get("width")), None)
+        if lit is not None:   # `X3(5) x3;` (pd d_o_extern_generic_type_ctor_int)
+            raise E(lit.loc, f"{expr_text(lit)}: could not infer a width (instance {d.name} of extern {decl.name})")
+        node = (getattr(self, "ctx", None) or {}).get("node")
+        generic = {m.name for m in decl.methods if m.kind == "method" and any(
+            n.kind == "typename" and n.get("name") in tps for n in _ast_nodes([m.get("ret"), m.params]))}
+        use = next((n for n in _ast_nodes(node) if n.kind == "call" and n.fn.kind == "member"
+                    and n.fn.base.kind == "name" and n.fn.base.name == d.name and n.fn.name in generic), None)
+        if use is not None:
+            raise E(use.loc, f"{expr_text(use.fn)}: Cannot cast implicitly type '{tps[0]}' (extern {decl.name}'s "
+                             f"type parameter, not inferred for instance {d.name})")
 
     def user_extern_value(self, ret, ext, call: Node, scope, method: str | None = None):
         """:meth:`user_extern_call` in an expression: its value (a zero of the declared return type;
@@ -704,7 +735,8 @@ class ExternRules:
         if data.kind == "struct_init" and dt[0] == "struct" and not data.get("dots") \
                 and sorted(f for f, _ in data.fields) == sorted(m for m, _ in members):
             # `digest<S>(1, { a = x, b = y })`: the initializer's values in S's field order, as a
-            # list is taken (p4c compiles it; checkmate-p4c refused the initializer's type; corpus22)
+            # list is taken (p4c compiles it; checkmate-p4c refused the initializer's type; corpus22,
+            # errs21)
             given = dict(data.fields)
             written = [f for f, _ in data.fields]
             data = Node("list", data.loc, items=[given[m] for m, _ in members])
@@ -725,10 +757,19 @@ class ExternRules:
                                       "(p4c: the type of initializer does not match the field's)")
                 items.append(self.coerce(ir_t, ft, it.loc))
             if repack:
-                # (p4c's learn list takes the written order, BMv2 cuts the bits at S's fields:
-                # switch/digest_bits.py)
-                by = {m: it for (m, _), it in zip(members, items)}
-                items = resliced([by[f] for f in repack], [ft[1] for _, ft in members])
+                # (p4c's learn list takes the written order; simple_switch packs each value in whole
+                # bytes and its P4Runtime server cuts them at S's fields: switch/digest_bits.py)
+                items = learn_bytes_reread(items, members, repack)
+        elif data.kind == "struct_init" and dt[0] == "struct":
+            # `digest<d_t>(1, { x = hdr.h.a, ... })` (the same fields not all given: the conversion
+            # to a list above does not apply): p4c types it as d_t (/work/e21 pd d_v1_digest_struct_expr_named)
+            self.coerce(self.expr(data, scope), dt, data.loc)   # (its errors: a missing or unknown field)
+            given = dict(data.fields)
+            items = [self.coerce(self.expr(given[fn], scope), ft, given[fn].loc) if fn in given
+                     else self.default_value(ft, data.loc) for fn, ft in members]
+            order = [fn for fn, _ in data.fields]
+            if order != [fn for fn, _ in members][:len(order)]:
+                items = learn_bytes_reread(items, members, order)
         else:
             ir, t = self.expr(data, scope)
             if t != dt:

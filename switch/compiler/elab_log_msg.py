@@ -22,6 +22,9 @@ class LogMsgRules:
         args, loc = call.args, call.loc
         if len(args) > 2:   # (p4c: no overload matches, "log_msg: declaration not found")
             raise E(loc, f"log_msg takes 1 or 2 argument(s), got {len(args)} (p4c: declaration not found)")
+        ent = scope.lookup(args[0].name) if args and args[0].kind == "name" else None
+        if ent and ent[0] == "const" and ent[1].get("t") == ["string"]:   # a string constructor parameter
+            args = [Node("str", args[0].loc, value=ent[1]["v"])] + list(args[1:])
         if not args or args[0].kind != "str":
             raise E(loc, "log_msg needs a string literal")
         if len(args) > 1 and args[1].kind != "list" and self.expr(args[1], scope)[1][0] not in (

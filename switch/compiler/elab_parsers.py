@@ -70,12 +70,14 @@ class ParserRules:
                 seen_states.add(s.name)
         if "start" not in names:
             raise E(p.loc, f"parser {p.name} has no start state")
+        _live_state_locals_alike(p.states)
         self.ctx["state_errors"] = state_errors = {}   # state -> its first back-end error (target_error)
         self.ctx["live_states"] = live = set()   # filled below (const_index.flush_divisions reads it)
         for s in p.states:
             if s.name in ("accept", "reject"):
                 raise E(s.loc, f"state {s.name} is reserved")
             self.ctx["state"] = s.name
+            self.ctx["state_node"] = s   # (lookahead_tuple_local)
             sscope = Scope(scope)
             body = []
             self.ctx["in_block"] = True   # (header-union copies: walked over the merged states below)
@@ -84,6 +86,11 @@ class ParserRules:
             self.ctx["in_block"] = False
             tr = s.transition
             if tr.kind == "direct":
+                if tr.to in names and tr.to in sscope.declared:
+                    # a local of the state named like the state it goes to: p4c resolves the name to
+                    # the local and dies (/work/e21 pf f_sl_same_name_as_state)
+                    raise E(tr.loc, f"transition {tr.to}: Compiler Bug: unexpected select expression (p4c 1.2.4.8: "
+                                    f"the state's local {tr.to} shadows the state)")
                 if tr.to not in names and tr.to not in ("accept", "reject"):
                     raise E(tr.loc, f"unknown parser state {tr.to}")
                 if tr.to == "reject" and not tr.get("implicit"):
@@ -126,7 +133,7 @@ class ParserRules:
                     # a header field declared bool (kept as bit<1>) is a bool key: its labels are bools
                     case = {"keysets": [self.keyset(k, BOOL if self.is_bool_header_field(kir) else kt, sscope, tr.loc)
                                         for k, (kir, kt) in zip(ks, keys)], "to": c.to}
-                    if len(keys) == 1 and keys[0][1][0] == "int":
+                    if len(keys) == 1 and (keys[0][1][0] == "int" or keys[0][1][0] == "serenum" and keys[0][1][2][0] == "int"):
                         self.negative_select_label(ks[0], keys[0][1], sscope)
                     if len(c.keysets) > 1 and all(k["k"] == "default" for k in case["keysets"]):
                         # `(_, _)`: matches every packet, but p4c's front end sees no default
@@ -446,3 +453,26 @@ def _locations(ir) -> list:
     if op == "cond":
         return _locations(ir["c"]) + _locations(ir["a"]) + _locations(ir["b"])
     return []
+
+
+def _live_state_locals_alike(states) -> None:
+    """Locals of two states of one parser with one name, each read (or initialized by a call, a
+    lookahead): p4c 1.2.4.8 moves the parser's locals to the parser and finds the second one a
+    duplicate ("x: Duplicates declaration x") -- one that nothing reads is removed before that, and
+    locals in nested blocks are renamed (measured, /work/e21 pe2 e_la_tuple_shadowed_name_read_elsewhere,
+    b1-b3 variants of pf f_sl_two_states_same_local)."""
+    from .elab_ctor import _ast_nodes
+    seen: set = set()
+    for st in states:
+        nodes = list(_ast_nodes([st.get("stmts"), st.get("transition")]))
+        stores = {id(n.lhs) for n in nodes if n.kind == "assign"}
+        for d in st.get("stmts") or ():
+            if d.kind != "var":
+                continue
+            live = any(n.kind == "call" for n in _ast_nodes(d.get("init"))) or any(
+                n.kind == "name" and n.get("name") == d.name and id(n) not in stores for n in nodes)
+            if live and d.name in seen:
+                raise E(d.loc, f"{d.name}: Duplicates declaration {d.name} (p4c 1.2.4.8: a local of another "
+                               "state of the parser has that name)")
+            if live:
+                seen.add(d.name)

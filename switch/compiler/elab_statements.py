@@ -204,6 +204,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                     out.append({"s": "assign", "l": fld, "r": rhs})
                 scope.declare(s.name, ("var", fld, "inout"), s.loc)
                 return out
+            if t[0] in ("list", "enum") and s.init is not None and (la := self.lookahead_tuple_store(s, scope)) is not None:
+                return la
             init = None
             if s.init is not None:
                 saved_unread = self.ctx.get("unread_local_init") if getattr(self, "ctx", None) else None
@@ -238,6 +240,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             scope.declare(s.name, ("const", ir), s.loc)
             return []
         if k == "assign":
+            if s.lhs.kind == "name" and (la := self.lookahead_tuple_store(s, scope)) is not None:
+                return la
             lhs, lt = self.lvalue(s.lhs, scope)
             if lt[0] == "hview":   # a struct laid out in a header: assigned field by field
                 return self.assign_view(lhs, lt, self.coerce(self.expr(s.rhs, scope), ["struct", lt[3]], s.rhs.loc),

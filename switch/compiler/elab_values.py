@@ -5,15 +5,32 @@ program declares them.
 
 A mixin of :class:`switch.compiler.elaborate.Elaborator`, beside
 :class:`~switch.compiler.elab_expressions.ExpressionRules`, which types the expressions these values
-are made of (``self.coerce``, ``self.enum_of``, ``self.header_field_type``).
+are made of (``self.coerce``, ``self.enum_of``, ``self.header_field_type``); ``early_constant``: what p4c's
+first constant folding, before types, takes for a constant (a slice of one past its width folds).
 """
 from __future__ import annotations
 
+from .ast import Node
 from .elab_common import BOOL, E, INTLIT, is_bits, pyname, tstr
 from .elab_load_refusals import BMV2_JSON_ARRAY
 
 
 class ValueRules:
+    def early_constant(self, a, scope) -> bool:
+        """AST ``a`` is a constant to p4c's constant folding before type checking: a literal, a
+        declared constant (not a constructor parameter: ``ctor_names``), a cast, unary or binary
+        operator or slice of such."""
+        if not isinstance(a, Node):
+            return False
+        if a.kind == "int":
+            return True
+        if a.kind == "name":
+            ent = scope.lookup(a.name)
+            return bool(ent) and ent[0] == "const" and a.name not in (getattr(self, "ctx", None) or {}).get("ctor_names", ())
+        if a.kind in ("cast", "unary", "slice"):
+            return self.early_constant(a.a, scope)
+        return a.kind == "binary" and self.early_constant(a.a, scope) and self.early_constant(a.b, scope)
+
     def default_value(self, t, loc):
         """The default value of type ``t`` (P4-16 "default values", what `...` stands for, as
         p4c's DefaultValues pass writes it): 0, false, the first member of an enum,

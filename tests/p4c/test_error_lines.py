@@ -1,7 +1,7 @@
 """Programs p4c 1.2.4.8 refuses where checkmate-p4c refused at another line (helpers errs19,
-/work/e19 pd and t5, errs20, /work/e20 pa, pb, t2, t4, and corpus22): the line of the error is p4c's
-(``file:line:col`` of the culprit) and its message matches the case's pattern; with p4c on PATH
-p4c refuses each too.  Each failed before."""
+/work/e19 pd and t5, errs20, /work/e20 pa, pb, t2, t4, corpus22, and errs21, /work/e21): the line of
+the error is p4c's (``file:line:col`` of the culprit) and its message matches the case's pattern;
+with p4c on PATH p4c refuses each too.  Each failed before."""
 from __future__ import annotations
 
 import re
@@ -16,6 +16,7 @@ _UE = "extern UE { UE(); T get<T>(); void put<T>(in T v); }"
 
 _SUB = "control Sub(inout h_t h)(bit<8> k) { apply { h.a = k; } }"
 _F = "bit<8> f(in bit<8> a, in bit<8> b = 16w5) { return a + b; }"
+_OV = "extern Ov {\n    Ov();\n    void put<T>(in T v);\n}"
 
 # name -> (program, text at p4c's error line, pattern of the message)
 CASES = {
@@ -96,6 +97,59 @@ CASES = {
     # an instance of the program's own package whose argument does not fit: named at the package
     "own_package_instance_wrong_argument": (program(top="control Qt(inout h_t h);\npackage Pk(Qt q);\nPk(3) pk;"),
                                             "package Pk", "package Pk"),
+    # (errs21)
+    # a tuple lookahead into a local that is read: p4c's back end names the local's type ("unexpected
+    # type in lookahead argument"); unread, it compiles (diffcases/errs21)
+    "tuple_lookahead_read": (program().replace(
+        "state start { pkt.extract(hdr.h); transition accept; }",
+        "state start {\n        tuple<bit<8>, bit<8>> la = pkt.lookahead<tuple<bit<8>, bit<8>>>();\n"
+        "        pkt.extract(hdr.h);\n        hdr.h.c = la[1];\n        transition accept;\n    }"),
+        "tuple<bit<8>, bit<8>> la", "unexpected type in lookahead"),
+    # ... named at the program's first tuple type equal to it (p4c's canonical type: a metadata field)
+    "tuple_lookahead_read_named_at_the_first_equal_tuple_type": (program().replace(
+        "struct meta_t { bit<8> x; bit<16> y; }", "struct meta_t { bit<8> x; bit<16> y; tuple<bit<8>, bit<8>> tt; }").replace(
+        "state start { pkt.extract(hdr.h); transition accept; }",
+        "state start {\n        tuple<bit<8>, bit<8>> la = pkt.lookahead<tuple<bit<8>, bit<8>>>();\n"
+        "        pkt.extract(hdr.h);\n        hdr.h.c = la[1];\n        transition accept;\n    }"),
+        "tuple<bit<8>, bit<8>> tt", "unexpected type in lookahead"),
+    # a slice past the width of a constructor parameter is no constant to p4c's first folding: the
+    # type checker's "Bit index 11 greater than width 8" (a `const`'s is folded: diffcases/errs21)
+    "slice_of_a_constructor_parameter_past_its_width": (
+        program(top="control SubK(inout h_t h)(bit<8> k) {\n    apply { h.c = k[11:4]; }\n}", locals="    SubK(3) s;",
+                body="        s.apply(hdr.h);"), "h.c = k[11:4]", "out of range"),
+    # user externs (/work/e21 pd): p4c's front-end errors at the call come before its back end's
+    # "Unknown extern method" at the declaration, which checkmate-p4c named
+    "extern_method_type_argument_mismatch": (
+        program(top=_OV, locals="    Ov() ov;", body="        ov.put<bit<16>>(hdr.h.a);"), "ov.put<bit<16>>", "type mismatch"),
+    "extern_generic_method_untyped_literal": (
+        program(top=_OV, locals="    Ov() ov;", body="        ov.put(5);"), "ov.put(5)", "could not infer a width"),
+    "extern_two_methods_of_one_arity": (
+        program(top="extern X2 {\n    X2();\n    void go();\n    void go();\n}", locals="    X2() x1;",
+                body="        x1.go();"), "x1.go()", "Ambiguous method go"),
+    "extern_method_named_like_its_extern": (
+        program(top="extern X2 {\n    X2();\n    void X2();\n}", locals="    X2() x1;", body="        hdr.h.a = 1;"),
+        "void X2()", "cannot have a return type"),
+    "two_instances_named_alike_before_a_back_end_error": (
+        program(top="extern X2 {\n    X2();\n    void go();\n}", locals="    X2() x1;\n    X2()  x1;",
+                body="        x1.go();"), "X2()  x1", "duplicates declaration"),
+    "extern_constructors_of_one_arity": (
+        program(top="extern X2 {\n    X2(bit<8> k);\n    X2(bit<16> k);\n    void go();\n}", locals="    X2(3) x1;",
+                body="        x1.go();"), "extern X2 {", "Ambiguous method X2"),
+    "generic_extern_instance_type_named_at_its_use": (
+        program(top="extern X3<T> {\n    X3();\n    T get();\n}", locals="    X3() x3;",
+                body="        hdr.h.a = 1;\n        hdr.h.c = x3.get();"), "hdr.h.c = x3.get()", "Cannot cast implicitly"),
+    "string_constant_for_a_string_constructor_parameter": (
+        program(top='const string G = "g";\ncontrol SubS(inout h_t h)(string k) { apply { log_msg(k); } }',
+                locals="    SubS(G) s;", body="        s.apply(hdr.h);"), 'const string G', "Cannot evaluate initializer"),
+    "generic_extern_instance_given_a_literal": (
+        program(top="extern X3<T> {\n    X3(T init);\n    T get();\n}", locals="    X3(5) x3;",
+                body="        hdr.h.c = x3.get();"), "X3(5) x3", "could not infer a width"),
+    "generic_extern_function_value": (
+        program(top="extern T ef<T>(in T a);", body="        hdr.h.a = ef(hdr.h.c);"), "hdr.h.a = ef(", "not supported|cannot be used"),
+    # a string constructor parameter given a number: named at the control's declaration
+    "string_constructor_parameter_given_a_number": (
+        program(top="control SubS(inout h_t h)(string k) { apply { log_msg(k); } }", locals="    SubS(3) s;",
+                body="        s.apply(hdr.h);"), "control SubS", "type mismatch"),
 }
 
 

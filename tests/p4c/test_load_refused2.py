@@ -1,5 +1,5 @@
 """More programs p4c 1.2.4.8 compiles whose BMv2 JSON simple_switch 1.15.5 refuses to load (helpers
-errs17-errs19, hashinv, opens, opens2; the method and the checks are test_load_refused.py's, whose
+errs17-errs19, hashinv, opens, opens2, errs21; the method and the checks are test_load_refused.py's, whose
 test functions run these too): checkmate-p4c compiles them and checkmate-switch refuses the build at
 ``file:line:col``.  Each failed before: checkmate-switch loaded the build (a struct in hash/digest
 data, a stack element given as a list, struct data p4c writes as a JSON list inside the field list,
@@ -157,6 +157,26 @@ REFUSED = {
     "update_checksum_with_payload_nested_struct_expression": (
         _cs_update("(o_t){ i = { hdr.h.a, 2 }, z = 1 }", fn="update_checksum_with_payload"), "(o_t)", _LOGIC),
     "verify_checksum_nested_struct_expression": (_cs_verify("(o_t){ i = { hdr.h.a, 2 }, z = 1 }"), "(o_t)", _LOGIC),
+    # (errs21) a negative label of a select on a serializable enum over int<8> (errs19's check took
+    # int<N> keys only; /work/e21 pf se_lookahead_serenum_int), a comparison of strings (a string
+    # constructor parameter; pe e_str_ctor_compare)
+    "select_negative_serenum_label": (
+        program(top="enum int<8> Sy { A = 1, B = -2 }").replace(
+            "state start { pkt.extract(hdr.h); transition accept; }",
+            "state start { pkt.extract(hdr.h); transition select((Sy)(int<8>)hdr.h.a) { Sy.B: reject; default: accept; } }"),
+        "Sy.B: reject", "Assertion `hexstring[idx] != '-'' failed"),
+    # 'last' of a stack of header unions, in a select or a statement (pc c_u_union_stack_last)
+    "union_stack_last": (
+        program(top="header u1_t { bit<8> x; }\nheader_union u_t { u1_t one; h_t two; }").replace(
+            "struct headers { h_t h; }", "struct headers { h_t h; u_t[2] us; }").replace(
+            "state start { pkt.extract(hdr.h); transition accept; }",
+            "state start { pkt.extract(hdr.h); pkt.extract(hdr.us.next.one); "
+            "transition select(hdr.us.last.one.x) { 1: accept; default: accept; } }"),
+        "hdr.us.last", "Invalid reference to object of type 'header'"),
+    "string_comparison": (
+        program(top='control SubS(inout h_t h)(string k) { apply { if (k == "a") { h.c = 1; } } }',
+                locals='    SubS("a") s;', body="        s.apply(hdr.h);"),
+        '== "a"', "Invalid 'type' in expression: 'string'"),
 }
 LOADED = {
     # a struct local, standard_metadata in log_msg's list, the metadata given bare (helper errs18)
