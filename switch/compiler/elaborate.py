@@ -41,6 +41,7 @@ from .elab_casts import CastRules
 from .elab_expressions import ExpressionRules
 from .elab_values import ValueRules
 from .elab_externs import ExternRules
+from .elab_digest import DigestRules
 from .elab_log_msg import LogMsgRules
 from .elab_load_refusals import LoadRefusalRules
 from .elab_order import DeclOrderRules
@@ -60,7 +61,7 @@ __all__ = ["IR_FORMAT", "Elaborator", "elaborate", "pyname"]
 
 
 class Elaborator(ConstIndexRules, TypeRules, BlockRules, ActionRules, ParserRules, CtorRules, TableRules, StatementRules, UnionRules, CallRules,
-                 PacketRules, ExternRules, LogMsgRules, LoadRefusalRules, ExpressionRules, ValueRules, CastRules, OutputRules, DeclOrderRules, MatchKindStores):
+                 PacketRules, ExternRules, DigestRules, LogMsgRules, LoadRefusalRules, ExpressionRules, ValueRules, CastRules, OutputRules, DeclOrderRules, MatchKindStores):
     """One elaboration of a parsed program (the rules are in the mixins above)."""
 
     def __init__(self, decls: list[Node], program: str, source: str | None = None,
