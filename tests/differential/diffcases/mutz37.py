@@ -1,0 +1,29 @@
+"""Found by helper mutz37 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
+compiles whose behaviour checkmate-switch must match."""
+from .base import H, case, program
+from .fuzz14 import _UDEPARSER, _UNION, _UPARSER, _UVALID
+
+CAT = "front end (p4c-compatible)"
+
+# fuzz_mutants seed 2815 (action_if on fuzz14_union_store_overwritten_by_action_out_copy): the store
+# `hdr.u.x = {1, 2, 3, 4}` that the copy-out of `a1(out h_t y)` overwrites is dropped by p4c's def-use
+# also when a1's body returns early (`if (hdr.h.b == 0) { return; }`): RemoveReturns puts the rest under
+# `if (!hasReturned)` and the copy-out `hdr.u.x = y` runs after it on every path, so BMv2 keeps the parsed
+# sibling hdr.u.w valid (h.d = 1, u.w emitted).  checkmate-p4c took the `return` for the end of the path
+# and kept the store, which invalidated u.w.  A body that reads hdr.u.x past the return keeps it.
+_A1 = {
+    "a_conditional_return": "if (hdr.h.b == 0) { return; } hdr.h.b = 5;",
+    "a_return_at_its_end": "hdr.h.b = 5; return;",
+    "a_return_in_an_else_if": "if (hdr.h.a == 9) { hdr.h.b = 1; } else if (hdr.h.b == 0) { return; } hdr.h.b = 5;",
+    "a_read_of_the_member_past_a_return_keeping_it": "if (hdr.h.a == 9) { return; } hdr.h.b = hdr.u.x.b;",
+}
+CASES = [
+    case(f"mutz37_union_store_overwritten_by_an_out_copy_of_an_action_with_{name}", CAT, program("""
+        if (hdr.h.b == 0) { hdr.u.x = {1, 2, 3, 4}; hdr.h.c = 7; a1(hdr.u.x); }
+        else { hdr.u.v = {9, 8, 7, 6}; a2(hdr.u.v); }
+""" + _UVALID, headers=_UNION, fields="    u_t u;\n", parser=_UPARSER, deparser=_UDEPARSER, ingress_decls=f"""
+    action a1(out h_t y) {{ {body} }}
+    action a2(out h_t y) {{ hdr.h.b = hdr.u.v.b; }}"""),
+        frames=[(1, H(3, b, payload=bytes([1, 0x6c, 0xf3]))) for b in (0, 1)] + [(1, H(2))], json_path=True)
+    for name, body in _A1.items()
+]
