@@ -2,6 +2,7 @@
 compiles whose behaviour checkmate-switch must match."""
 from .base import H, case, program
 from .fuzz14 import _UDEPARSER, _UNION, _UPARSER, _UVALID
+from .fuzz25 import _W, _w
 
 CAT = "front end (p4c-compatible)"
 
@@ -26,4 +27,30 @@ CASES = [
     action a2(out h_t y) {{ hdr.h.b = hdr.u.v.b; }}"""),
         frames=[(1, H(3, b, payload=bytes([1, 0x6c, 0xf3]))) for b in (0, 1)] + [(1, H(2))], json_path=True)
     for name, body in _A1.items()
+]
+
+# fuzz_mutants seed 2955 (action_if on fuzz25_action_if_assigning_a_conditional_expression): p4c's
+# front-end SideEffectOrdering dismantles every `?:` on an assignment's right-hand side (and an `if`
+# condition, through casts, unary operations and slices) into `if (c) { tmp = a; } else { tmp = b; }
+# x = tmp;`, so Predication sees one more `if`: `e1 = (o5[0:0] == 1) ? 4 : o5; if (e1 == 2) { e1 = 7; }`
+# in an else branch comes out as `e1 = c4 ? e1 : tmp` twice, the `7` lost (BMv2: e1 = o5 = 2 stays 2).
+# checkmate-p4c's replay took the `?:` as an expression and predicated something else (e1 = 1 for
+# o5 = 1).
+_W3 = {
+    "in_an_else_branch": "if (hdr.w.o5[62:62] == 1) { hdr.w.e1 = 3; } else { hdr.w.e1 = (hdr.w.o5[0:0] == 1) ? 64w4 : "
+                         "hdr.w.o5; if (hdr.w.e1 == 2) { hdr.w.e1 = 7; } }",
+    "at_the_top": "hdr.w.e1 = (hdr.w.o5[0:0] == 1) ? 64w4 : hdr.w.o5; if (hdr.w.e1 == 2) { hdr.w.e1 = 7; }",
+    "cast_in_a_then_branch": "if (hdr.w.o5[62:62] == 0) { hdr.w.o3 = (bit<64>)((hdr.w.o5[0:0] == 1) ? 32w4 : "
+                             "hdr.w.o5[31:0]); if (hdr.w.o3 == 2) { hdr.w.o3 = 7; } hdr.w.e1 = hdr.w.o3 + 1; }",
+    "nested_in_an_arm": "if (hdr.w.o5[62:62] == 0) { hdr.w.e1 = (hdr.w.o5[0:0] == 1) ? 64w4 : ((hdr.w.o5[1:1] == 1) "
+                        "? 64w5 : hdr.w.o5); if (hdr.w.e1 == 2) { hdr.w.e1 = 7; } }",
+}
+CASES += [
+    case(f"mutz37_action_conditional_expression_dismantled_before_predication_{name}", CAT, program(
+        "        a3();\n", headers=_W, fields="    w_t w;\n",
+        parser="    state start { pkt.extract(hdr.eth); pkt.extract(hdr.w); transition accept; }",
+        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.w);",
+        ingress_decls=f"    action a3() {{ {body} }}\n"),
+        frames=[(1, _w(o5, e1)) for o5 in (1, 2, 0x4000000000000002, 0x4000000000000001, 6) for e1 in (5, 2)])
+    for name, body in _W3.items()
 ]
