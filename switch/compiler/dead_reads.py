@@ -68,11 +68,31 @@ def _in_place_body(st: dict, sub_body) -> list | None:
     return sub_body(st)
 
 
-def dead_store(target: str, rest, sub_body=None) -> bool:
-    for st in rest:
+#: statements :func:`dead_store` looks at for one verdict, every path of its ifs together (past
+#: it the store is kept: sequential ifs double the paths)
+_BUDGET = 2000
+
+
+def dead_store(target: str, rest, sub_body=None, budget: list | None = None) -> bool:
+    rest = list(rest)
+    budget = [_BUDGET] if budget is None else budget
+    for j, st in enumerate(rest):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
         body = _in_place_body(st, sub_body)
         if body is not None:   # (p4c's def-use runs after its inliner: fuzz_mutants seed 1528)
-            return dead_store(target, list(flat_blocks(body)) + list(rest), sub_body)
+            return dead_store(target, list(flat_blocks(body)) + rest[j + 1:], sub_body, budget)
+        if st.get("s") == "block":
+            return dead_store(target, list(flat_blocks(st["body"])) + rest[j + 1:], sub_body, budget)
+        if st.get("s") == "if":
+            # (dead when both arms, then what follows, overwrite it before a read: fuzz_mutants
+            # seed 2945, a body store before an `if` on other fields that the copy-back overwrites)
+            if has_method_call(st["c"]) or any(d.get("op") == "table_hit" for d in ir_dicts(st["c"])) or \
+                    any(_overlap(r, target) for r in path_reads(st["c"], [])):
+                return False
+            return all(dead_store(target, list(flat_blocks(st.get(arm) or [])) + rest[j + 1:], sub_body, budget)
+                       for arm in ("then", "else"))
         if st.get("s") == "decl" and not any(_overlap(r, target) for r in path_reads(st.get("init"), [])):
             continue   # (a local's declaration writes nothing else: fuzz_exprs seed 12077)
         if st.get("s") == "setvalid":
@@ -106,7 +126,33 @@ def drop_dead_indexed_reads(stmts: list, sub_body=None) -> list:
 def _drop_dead_before(stmts: list, tail: list, headers: frozenset = frozenset()) -> list:
     """``stmts`` (walked into plain blocks) without the stores of the module docstring, ``tail``
     being the assignments that run after them; also, with ``headers`` (the paths of headers a
-    copy-back writes whole), any store to one of them or a part of it and its ``setValid()``."""
+    copy-back writes whole), any store to one of them or a part of it and its ``setValid()``.
+    Repeated as p4c's front end does: an ``if`` left empty goes (SimplifyControlFlow), and its
+    condition's read with it, so the next def-use drops what only that read kept (fuzz_mutants seed
+    2981: ``h2.c = 3; if (h2.c == 2) { h2.c = 7; }`` in a body whose copy-back writes h2)."""
+    while True:
+        out = _without_empty_ifs(_drop_once(stmts, tail, headers))
+        if out == stmts:
+            return out
+        stmts = out
+
+
+def _without_empty_ifs(stmts: list) -> list:
+    out = []
+    for st in stmts:
+        if st.get("s") == "block":
+            st = dict(st, body=_without_empty_ifs(st["body"]))
+        elif st.get("s") == "if":
+            st = dict(st, then=_without_empty_ifs(st["then"] or []),
+                      **{"else": _without_empty_ifs(st["else"]) if st.get("else") else st.get("else")})
+            if not has_method_call(st["c"]) and not any(d.get("op") == "table_hit" for d in ir_dicts(st["c"])) and \
+                    not any("s" in d and d["s"] != "block" for d in ir_dicts([st["then"], st["else"]])):
+                continue
+        out.append(st)
+    return out
+
+
+def _drop_once(stmts: list, tail: list, headers: frozenset) -> list:
     out = []
     for i, st in enumerate(stmts):
         rest = stmts[i + 1:]

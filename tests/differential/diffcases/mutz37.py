@@ -1,6 +1,6 @@
 """Found by helper mutz37 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
 compiles whose behaviour checkmate-switch must match."""
-from .base import H, case, program
+from .base import H, H2, case, program
 from .fuzz14 import _UDEPARSER, _UNION, _UPARSER, _UVALID
 from .fuzz25 import _W, _w
 
@@ -53,4 +53,29 @@ CASES += [
         ingress_decls=f"    action a3() {{ {body} }}\n"),
         frames=[(1, _w(o5, e1)) for o5 in (1, 2, 0x4000000000000002, 0x4000000000000001, 6) for e1 in (5, 2)])
     for name, body in _W3.items()
+]
+
+# fuzz_mutants seeds 2945 and 2981 (action_if on fuzz29_action_header_copy_back_drops_the_body_s_*):
+# the body's store `hdr.h2.c = 3`, which the copy-back of `a0(inout h_t q)` called with hdr.h2
+# overwrites, is dead to p4c's def-use also past an `if` on other fields (2945), and also when an
+# `if` reads it whose only store, `hdr.h2.c = 7`, the copy-back overwrites too (2981): p4c's first
+# def-use drops the 7, SimplifyControlFlow the emptied `if` and its read, the second def-use the 3.
+# p4c's JSON has neither store; BMv2 reads h2.c 0 after the copy-back of the invalid h2 (where h2
+# was not parsed).  checkmate-p4c stopped at the `if`, and kept the store its read had kept.  A store
+# the `if` reads, with a live store in it, stays.
+_FR_OPT = [(1, H(1, 2, 0x0102, 0x03040506)), (1, H(1, 0, 0x0102, 0x03040506)),
+           (1, H2(0x31, 0x32, 0x3334, 0x35363738, b=1))]
+_A0 = {
+    "past_an_if_on_other_fields": "hdr.h2.setValid(); hdr.h2.c = 3; if (hdr.h.b == 0) { hdr.h.b = hdr.h2.b; "
+                                  "hdr.h.b = hdr.h.b + 2; } else { hdr.h.b = hdr.h2.b; }",
+    "read_by_an_if_emptied_by_the_def_use": "hdr.h2.setValid(); hdr.h2.c = 3; if (hdr.h2.c == 2) { hdr.h2.c = 7; }",
+    "read_by_an_if_with_an_else_emptied": "hdr.h2.setValid(); hdr.h2.c = 3; if (hdr.h2.c == 2) { hdr.h2.c = 7; } "
+                                          "else { hdr.h2.a = 1; }",
+    "read_by_an_if_kept_by_a_live_store": "hdr.h2.setValid(); hdr.h2.c = 3; if (hdr.h2.c == 3) { hdr.h.b = 7; }",
+}
+CASES += [
+    case(f"mutz37_action_body_store_overwritten_by_a_header_copy_back_{name}", CAT, program(
+        "        a0(hdr.h2);\n        hdr.h.c = hdr.h2.c;\n        hdr.h.a = (bit<8>)hdr.h2.d;\n",
+        ingress_decls=f"    action a0(inout h_t q) {{ {body} }}\n"), frames=_FR_OPT)
+    for name, body in _A0.items()
 ]
