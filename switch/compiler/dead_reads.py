@@ -311,7 +311,7 @@ def drop_stores_before_extern_outs(x) -> None:
         drop_stores_before_extern_outs(v)
 
 
-def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple = ()) -> None:
+def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple = (), scalars: bool = False) -> None:
     """In place: the stores to a header or struct field overlapping one of ``paths`` that the
     statements after them overwrite (``rest`` lists: what follows in the list, then ``after``; a
     direct action call as its body, ``expand``) before anything reads it, past statements that
@@ -321,27 +321,43 @@ def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple =
     switch (measured by helper opens: ``switch (a) { 7: { hdr.h.d = 1 | (bit<32>)hdr.h.c; } }
     switch (b) { 1: { hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; } } hdr.h.c = meta.m16;`` reads
     ``1 | (bit<32>)hdr.h.c`` with the old ``hdr.h.c`` in the second case), and a later single-case
-    switch's own copy it made (its ``copies`` mark) is gone with it."""
+    switch's own copy it made (its ``copies`` mark) is gone with it.  ``scalars``: only the stores
+    of a bit, int or bool value (:func:`drop_stores_before_whole_copies`)."""
     i = 0
     while i < len(stmts):
         st, rest = stmts[i], (stmts[i + 1:],) + after
         k = st.get("s")
-        if k == "assign" and _dead_field(st, paths, rest, expand):
+        if k == "assign" and (not scalars or (st["l"].get("t") or [None])[0] in ("bit", "int", "bool")) and \
+                _dead_field(st, paths, rest, expand):
             del stmts[i]
             continue
         if k == "block":
-            drop_dead_field_stores(st["body"], paths, expand, rest)
+            drop_dead_field_stores(st["body"], paths, expand, rest, scalars)
         elif k == "if":
             for arm in ("then", "else"):
                 if st.get(arm):
-                    drop_dead_field_stores(st[arm], paths, expand, rest)
+                    drop_dead_field_stores(st[arm], paths, expand, rest, scalars)
         elif k in ("switch_value", "switch_action"):
             for c in st["cases"]:
-                drop_dead_field_stores(c["body"], paths, expand, rest)
+                drop_dead_field_stores(c["body"], paths, expand, rest, scalars)
             for p in list(st.get("copies") or ()):   # (a copy whose store is gone)
                 if not any(d.get("s") == "assign" and _path(d["l"]) == p for c in st["cases"] for d in ir_dicts(c["body"])):
                     del st["copies"][p]
         i += 1
+
+
+def drop_stores_before_whole_copies(stmts: list) -> None:
+    """In place: the field stores of a control body that a later assignment of the whole header,
+    header union or struct holding them overwrites before anything reads them
+    (:func:`drop_dead_field_stores`) -- p4c's front-end SimplifyDefUse drops them, and where that
+    assignment's source is an invalid header BMv2's ``assign_header`` only marks the destination
+    invalid, so the field keeps what it held before the dropped store (fuzz_mutants seed 3046:
+    ``hdr.u.q.v = 0x77; { U tmp_u; tmp_u.p.setValid(); hdr.u = tmp_u; }`` -- a later read of
+    ``hdr.u.q.v`` sees no 0x77 on BMv2)."""
+    paths = sorted({p for d in ir_dicts(stmts) if d.get("s") == "assign" and (d["l"].get("t") or [None])[0]
+                    in ("header", "struct", "union") and (p := _path(d["l"])) is not None and "[*]" not in p})
+    if paths:   # (a scalar field's store only: a union member's is union_defuse's)
+        drop_dead_field_stores(stmts, paths, scalars=True)
 
 
 def _dead_field(st: dict, paths: list, rest: tuple, expand) -> bool:
@@ -375,7 +391,8 @@ def _fate(stmts: list, lp: str, expand):
             return True   # (an out argument is written whatever the body does: the inliner's copy-back)
         if k in ("if", "switch_value") and untouched([dict(x, then=[], **{"else": None}) if k == "if" else dict(x, cases=[])], lp):
             arms = [x["then"] or [], x["else"] or []] if k == "if" else \
-                [c.get("body") or [] for c in x["cases"]] + ([] if any("default" in c["labels"] for c in x["cases"]) else [[]])
+                [c.get("body") or [] for c in x["cases"]] + [[]]   # (p4c joins the path past the cases, a
+            # `default` notwithstanding: fuzz19_union_store_dead_through_switch's d 0)
             fates = [_fate(a, lp, expand) for a in arms]
             if False in fates:
                 return False

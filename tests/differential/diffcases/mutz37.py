@@ -79,3 +79,27 @@ CASES += [
         ingress_decls=f"    action a0(inout h_t q) {{ {body} }}\n"), frames=_FR_OPT)
     for name, body in _A0.items()
 ]
+
+# fuzz_mutants seed 3046 (union_op on copyback11_union_in_struct_member_by_member): a field store that a
+# later assignment of its whole header, union or struct overwrites before any read is dropped by p4c's
+# front-end def-use -- `hdr.u.q.v = 0x77;` before `{ U tmp_u; tmp_u.p.setValid(); hdr.u = tmp_u; }`, or
+# `hdr.h2.a = 0x77;` before `{ h_t t; hdr.h2 = t; }` -- and where that assignment's source is invalid
+# BMv2's assign_header only marks the destination invalid: the field reads what it held before (0
+# here: nothing else writes it), not 0x77.  checkmate-p4c ran the store.  (The seed's frame after one
+# that wrote u.q.v reads BMv2's stale PHV: left to the pool.)
+_UG = "header g_t { bit<8> v; bit<8> w; }\nheader_union U { h_t p; g_t q; }\n"
+_WHOLE = {
+    "a_union_from_a_local_in_a_block": "        hdr.u.q.v = 0x77;\n        { U tmp_u; tmp_u.p.setValid(); hdr.u = tmp_u; }\n"
+                                       "        hdr.u.p = hdr.h;\n",
+    "a_union_from_a_local": "        hdr.u.q.v = 0x77;\n        U tmp_u; tmp_u.p.setValid(); hdr.u = tmp_u;\n        hdr.u.p = hdr.h;\n",
+    "a_union_member_from_a_local": "        hdr.u.q.v = 0x77;\n        { g_t t; hdr.u.q = t; }\n",
+    "a_header_from_a_local": "        hdr.h2.a = 0x77;\n        { h_t t; hdr.h2 = t; }\n        hdr.u.q.v = hdr.h2.a;\n",
+    "a_header_past_an_if_kept_by_a_read": "        hdr.h2.a = 0x77;\n        if (hdr.h.b == 1) { hdr.h.d = (bit<32>)hdr.h2.a; }\n"
+                                          "        { h_t t; hdr.h2 = t; }\n        hdr.u.q.v = hdr.h2.a;\n",
+}
+CASES += [
+    case(f"mutz37_field_store_dropped_before_an_assignment_of_{name}", CAT, program(
+        body + "        hdr.h.b = hdr.u.q.v;\n        hdr.h.c = (hdr.u.p.isValid() ? 16w1 : 16w2) + (hdr.u.q.isValid() ? 16w16 : 16w32);\n",
+        headers=_UG, fields="    U u;\n"), frames=[(1, H(1, 2, 3, 4)), (1, H(0x22, 1, 3, 4))])
+    for name, body in _WHOLE.items()
+]
