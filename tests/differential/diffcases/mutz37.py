@@ -3,6 +3,7 @@ compiles whose behaviour checkmate-switch must match."""
 from .base import H, H2, case, program
 from .fuzz14 import _UDEPARSER, _UNION, _UPARSER, _UVALID
 from .fuzz25 import _W, _w
+from .mutz23 import _VBD, _VBP
 
 CAT = "front end (p4c-compatible)"
 
@@ -102,4 +103,19 @@ CASES += [
         body + "        hdr.h.b = hdr.u.q.v;\n        hdr.h.c = (hdr.u.p.isValid() ? 16w1 : 16w2) + (hdr.u.q.isValid() ? 16w16 : 16w32);\n",
         headers=_UG, fields="    U u;\n"), frames=[(1, H(1, 2, 3, 4)), (1, H(0x22, 1, 3, 4))])
     for name, body in _WHOLE.items()
+]
+
+# fuzz_mutants seed 3209 (sub_wrap on mutz23_hash_into_varbit_field): p4c's JSON for a hash into a varbit
+# field (`modify_field_with_hash_based_offset` on vb.v) failed in checkmate-switch at the first packet
+# (the BMv2-JSON loader typed the hash's value as the varbit itself); BMv2 writes the hash as the
+# field's value.  The base case too, which ran on checkmate-p4c's build only.
+CASES += [
+    case(f"mutz37_hash_into_a_varbit_field_on_p4c_json{name}", CAT, program(
+        body, headers="header vb_t { varbit<32> v; }\n", fields="    vb_t vb;\n", parser=_VBP, deparser=_VBD, top=top,
+        forward=not top, ingress_decls="    S() s;\n" if top else ""),
+        frames=[(1, H(5, 0, 0, 0)), (1, H(9, 1, 0, 0)), (1, H(9, 2, 0, 0)), (1, H(7, 4, 0, 0))], json_path=True)
+    for name, body, top in (
+        ("", "        hash(hdr.vb.v, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024);\n", ""),
+        ("_after_a_sub_control", "        s.apply(hdr, meta, sm);\n        hash(hdr.vb.v, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024);\n",
+         "control S(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { sm.egress_spec = 1; } }\n"))
 ]
