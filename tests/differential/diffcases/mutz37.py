@@ -119,3 +119,18 @@ CASES += [
         ("_after_a_sub_control", "        s.apply(hdr, meta, sm);\n        hash(hdr.vb.v, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024);\n",
          "control S(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { sm.egress_spec = 1; } }\n"))
 ]
+
+# p4c_mutate seed 346 (table_extern on mutz36_unapplied_sub_control_instance_with_an_action_profile, its
+# `implementation` dropped): an action profile or selector that no table uses, declared in a sub-control
+# instance nothing applies, goes with the instance in p4c -- not in its P4Info; checkmate-p4c listed it
+# (it kept every unattached profile; one in an applied instance stays, as in p4c).
+_BAD = ("control Bad(inout h_t h) {{\n    action a() {{ h.b = 1; }}\n    {decl}\n"
+        "    table t {{ key = {{ h.a: exact; }} actions = {{ a; NoAction; }} }}\n    apply {{ t.apply(); }}\n}}\n")
+CASES += [
+    case(f"mutz37_unused_{name}_of_{'an_applied' if applied else 'an_unapplied'}_sub_control_instance",
+         "front end: P4Info as p4c's", program("        hdr.h.c = 3;\n" + ("        c2.apply(hdr.h);\n" if applied else ""),
+                                               top=_BAD.format(decl=decl), ingress_decls="    Bad() c2;\n"), frames=[(1, H(1, 2, 3, 4))])
+    for name, decl in (("action_profile", "action_profile(32w16) t_x;"),
+                       ("action_selector", "action_selector(HashAlgorithm.crc16, 32w16, 32w8) t_x;"))
+    for applied in (False, True)
+]
