@@ -134,3 +134,25 @@ CASES += [
                        ("action_selector", "action_selector(HashAlgorithm.crc16, 32w16, 32w8) t_x;"))
     for applied in (False, True)
 ]
+
+# fuzz_mutants seeds 2939 and 2942 (exit_stmt on fuzz21_single_case_switch_enum_cast_return and
+# fuzz23_single_case_switch_copies_past_enclosing_blocks): a `return` under an `if` the mid end does not
+# fold, in the case of a single-case switch, is no "case that returns" (helper fuzz22's p4c mid-end
+# flag): RemoveReturns puts the rest of the case under `if (!flag)`, the flag after the switch is
+# unknown, and what that rest writes is no copy after the switch -- BMv2 runs `hdr.h.d = hdr.h.d + 1`
+# after the switch where no case matched, and reads v's own value.  checkmate-p4c went on past the
+# conditional return to a later folded one and dropped the rest of the block, or copied `v = v + 3`.
+_SW_RET = {
+    "a_later_folded_return": "switch (hdr.h.b) { 22: { hdr.h.a = 7; if (hdr.h.a == 2) { return; } hdr.h.a = hdr.h.a + 3; "
+                             "if ((En_t)4w5 != En_t.C) { return; } } }\n        hdr.h.d = hdr.h.d + 1;\n",
+    "a_later_plain_return": "switch (hdr.h.b) { 22: { hdr.h.a = 7; if (hdr.h.a == 2) { return; } hdr.h.a = hdr.h.a + 3; "
+                            "return; } }\n        hdr.h.d = hdr.h.d + 1;\n",
+    "a_local_written_after_it": "bit<8> v = 1;\n        { switch (hdr.h.b) { 22: { v = 2; if (v == 2) { return; } v = v + 3; "
+                                "hdr.h.c = 7; } } hdr.h.a = v; }\n        hdr.h.d = (bit<32>)v + (bit<32>)hdr.h.c;\n",
+}
+CASES += [
+    case(f"mutz37_single_case_switch_with_a_conditional_return_before_{name}", CAT, program(
+        "        " + body, top="enum bit<4> En_t { A = 1, B = 5, C = 9 }\n"),
+        frames=[(1, H(a, b, 3, 4)) for a in (0, 1) for b in (0x15, 22)])
+    for name, body in _SW_RET.items()
+]
