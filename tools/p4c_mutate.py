@@ -21,7 +21,7 @@ the extern kinds are in ``p4c_mutate_externs.py``, the action-parameter and lite
 ``p4c_mutate_forms.py``, the operator kinds in ``p4c_mutate_ops.py``, the def-use kinds in ``p4c_mutate_defuse.py``,
 the front-end folding kinds in ``p4c_mutate_fold.py``, the table-entry and value-set kinds in
 ``p4c_mutate_entries.py``, the kinds reaching p4c's mid-end rewrites (a condition in an action, a
-header stack shift, a header union member) in ``p4c_mutate_midend.py``;
+header stack shift, a header union member, a ``?:`` right-hand side) in ``p4c_mutate_midend.py``;
 the judging of one mutant is in ``p4c_mutate_judge.py``).
 
 Real p4c (``--target bmv2 --arch v1model``, output cached by the mutant's hash) decides

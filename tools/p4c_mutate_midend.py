@@ -5,7 +5,7 @@ into ternary assignments, BMv2 has no branches inside an action), shifted a head
 (``push_front``/``pop_front``: p4c's BMv2 back end writes ``push``/``pop`` primitives, its def-use and
 copy propagation must treat them as writes of every element), or made a header union member valid,
 invalid or copied (BMv2 invalidates the other members; p4c's ``HandleHeaderUnion``-like passes and
-copy propagation must follow).  Three kinds:
+copy propagation must follow).  Three kinds, and a fourth for ``?:``:
 
 ``action_if``  an assignment of an action body put under a condition on a field it writes or reads or
                on an action parameter: ``if (C) { S }``, with an ``else`` writing the same or another
@@ -17,6 +17,14 @@ copy propagation must follow).  Three kinds:
 ``union_op``   the same next to a header union: a member made valid or invalid, one member copied into
                a local header then back, the union copied through a local union, a member's field
                written or read after another member was made valid, an ``isValid()`` of each member.
+
+``mux_expr``   (helper mutz37) an assignment in a control, action or parser state given a ``?:`` right-hand
+               side -- ``L = (C) ? (R) : L``, the arms swapped or one ``L + 1``, nested, under ``~``, followed
+               by an ``if`` reading ``L``, an ``if`` whose condition is a ``?:``: p4c's front-end
+               SideEffectOrdering dismantles each such ``?:`` into an ``if`` on a temporary, which its mid end
+               then predicates in an action (Predication) or splits a parser state at
+               (RemoveParserControlFlow); its constant folding and strength reduction fold one on a
+               constant condition.
 
 Each returns ``(text, position, description)`` as the other helper modules' kinds do.
 """
@@ -142,4 +150,33 @@ def m_union_op(rng, t):
     return t[:pos] + stmt + " " + t[pos:], pos, f"{stmt[:70]} before a statement"
 
 
-KINDS = {f.__name__[2:]: f for f in [m_action_if, m_stack_op, m_union_op]}
+_BLOCK = re.compile(r"\b(?:control|parser)\s+\w+\s*\([^()]*\)\s*\{")
+
+
+def m_mux_expr(rng, t):
+    picks = []
+    for b in _BLOCK.finditer(t):
+        if "packet_out" in b.group(0):
+            continue
+        end = closing(t, b.end())
+        for m in _ASSIGN.finditer(t, b.end(), end):
+            # (not the skeletons' `sm.egress_spec = 1;`, which every program starts with)
+            if not re.search(r"\b(?:bit|int|bool|varbit|const)\b", t[t.rfind("\n", 0, m.start()):m.start()]) \
+                    and not m.group(1).endswith("egress_spec"):
+                picks.append(m)
+    if not picks:
+        return None
+    m = rng.choice(picks)
+    lhs, rhs, stmt = m.group(1), m.group(2).strip(), m.group(0)
+    c = rng.choice([f"{lhs} == 0", f"{lhs} != 1", f"({rhs}) == {lhs}", f"{lhs} < 8"])
+    c2 = rng.choice([f"{lhs} == 1", f"{lhs} != 3", f"({rhs}) != 2"])
+    new = rng.choice(["{l} = ({c}) ? ({r}) : {l};", "{l} = ({c}) ? {l} : ({r});", "{l} = ({c}) ? ({r}) : {l} + 1;",
+                      "{l} = ({c}) ? (({c2}) ? ({r}) : {l}) : {l};", "{l} = ({c}) ? ({r}) : {l}; if ({l} == 2) {{ {l} = 7; }}",
+                      "{l} = {r}; {l} = ({c}) ? {l} : {l} + 3;", "{l} = ~(({c}) ? ({r}) : {l});",
+                      "if (({c}) ? ({c2}) : false) {{ {s} }}", "{l} = (true) ? ({r}) : {l};",
+                      "{l} = ({c}) ? ({r}) : {l}; {l} = ({c2}) ? {l} + 1 : {l};"])
+    new = new.format(c=c, c2=c2, r=rhs, l=lhs, s=stmt)
+    return t[:m.start()] + new + t[m.end():], m.start(), f"{stmt[:40]} -> {new[:80]}"
+
+
+KINDS = {f.__name__[2:]: f for f in [m_action_if, m_stack_op, m_union_op, m_mux_expr]}

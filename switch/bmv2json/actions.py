@@ -154,14 +154,14 @@ class PrimitiveGen:
             dst = X(a[0])
             algo, data = self.ext.calculation(a[2]["value"], at)
             return [{"s": "hash", "l": dst, "algo": algo, "data": data, "base": m.num(X(a[1])),
-                     "max": m.num(X(a[3])), "t": dst["t"]}]
+                     "max": m.num(X(a[3])), "t": _value_type(dst["t"])}]
         if op == "modify_field_rng_uniform":
             if any(str(z.get("value", "")).startswith("-") for z in a[1:3]):   # p4c's "-0x01" bound of an
                 # int<N> random: simple_switch dies executing it, as checkmate-p4c's build has it (errs17)
                 return [{"s": "assert", "c": bool_const(False), "where": f"{at}: random with a negative bound "
                          "(simple_switch dies executing it)"}]
             dst = X(a[0])
-            return [{"s": "random", "l": dst, "lo": m.num(X(a[1])), "hi": m.num(X(a[2])), "t": dst["t"]}]
+            return [{"s": "random", "l": dst, "lo": m.num(X(a[1])), "hi": m.num(X(a[2])), "t": _value_type(dst["t"])}]
         if op in ("clone_ingress_pkt_to_egress", "clone_egress_pkt_to_egress"):
             return [{"s": "clone", "session": m.num(X(a[0])), "fl": hexint(a[1]["value"])}]
         if op in ("resubmit", "recirculate"):
@@ -197,6 +197,13 @@ _NO_HEADER = {"execute_meter": (2,), "register_read": (0,), "modify_field_with_h
 
 # BMv2 expression ops whose value is a bool (bm_sim/expressions.cpp): as a primitive's parameter
 _BOOL_OPS = {"d2b", "==", "!=", "<", ">", "<=", ">=", "and", "or", "not", "valid", "valid_union"}
+
+
+def _value_type(t: list) -> list:
+    """The type of the value a hash or random writes into a field of type ``t``: a varbit<N> field
+    takes a bit<N> value, as checkmate-p4c's build has it (the JSON of fuzz_mutants seed 3209 --
+    ``hash(hdr.vb.v, ...)`` -- failed on the first packet)."""
+    return ["bit", t[1]] if t[0] == "varbit" else t
 
 
 def _check_parameter_types(a: list, at: str) -> None:

@@ -82,13 +82,17 @@ def _store_fate(target: str, rest: list, sub_body=None):
         if body is not None:   # (p4c's def-use runs after its inliner: fuzz_mutants seed 1528)
             return _store_fate(target, list(flat_blocks(body)) + rest[i + 1:], sub_body)
         k = st.get("s")
+        if k == "block":
+            return _store_fate(target, list(flat_blocks(st["body"])) + rest[i + 1:], sub_body)
         if k == "decl" and not any(_overlap(r, target) for r in path_reads(st.get("init"), [])):
             continue   # (a local's declaration writes nothing else: fuzz_exprs seed 12077)
         if k == "setvalid":
             continue   # (a validity change reads no field: `hdr.h = {..}` is one, then the fields)
-        if k == "if" and not has_method_call(st["c"]) and not any(_overlap(r, target) for r in path_reads(st["c"], [])):
-            # (p4c's def-use goes into both arms: fuzz_mutants seed 3488, an `if` between an
-            # action's store and the copy-back that overwrites it)
+        if k == "if" and not has_method_call(st["c"]) and not any(d.get("op") == "table_hit" for d in ir_dicts(st["c"])) \
+                and not any(_overlap(r, target) for r in path_reads(st["c"], [])):
+            # (p4c's def-use goes into both arms: fuzz_mutants seeds 3488 (helper opens4) and 2945
+            # (mutz37), an `if` on other fields between an action's store and the copy-back that
+            # overwrites it)
             fates = [_store_fate(target, list(flat_blocks(arm or [])), sub_body) for arm in (st["then"], st.get("else"))]
             if False in fates:
                 return False
@@ -124,7 +128,35 @@ def drop_dead_indexed_reads(stmts: list, sub_body=None) -> list:
 def _drop_dead_before(stmts: list, tail: list, headers: frozenset = frozenset()) -> list:
     """``stmts`` (walked into plain blocks) without the stores of the module docstring, ``tail``
     being the assignments that run after them; also, with ``headers`` (the paths of headers a
-    copy-back writes whole), any store to one of them or a part of it and its ``setValid()``."""
+    copy-back writes whole), any store to one of them or a part of it and its ``setValid()``.
+    Repeated until nothing changes, as p4c's front end does: a store read only by a dead one goes
+    with it (fuzz_mutants seed 3445, ``q.c = 3; q.c = q.c + 2;`` in an arm), and an ``if`` left empty
+    goes (SimplifyControlFlow), its condition's read with it, so the next def-use drops what only
+    that read kept (seed 2981: ``h2.c = 3; if (h2.c == 2) { h2.c = 7; }`` in a body whose copy-back
+    writes h2)."""
+    while True:
+        out = _without_empty_ifs(_drop_once(stmts, tail, headers))
+        if out == stmts:
+            return out
+        stmts = out
+
+
+def _without_empty_ifs(stmts: list) -> list:
+    out = []
+    for st in stmts:
+        if st.get("s") == "block":
+            st = dict(st, body=_without_empty_ifs(st["body"]))
+        elif st.get("s") == "if":
+            st = dict(st, then=_without_empty_ifs(st["then"] or []),
+                      **{"else": _without_empty_ifs(st["else"]) if st.get("else") else st.get("else")})
+            if not has_method_call(st["c"]) and not any(d.get("op") == "table_hit" for d in ir_dicts(st["c"])) and \
+                    not any("s" in d and d["s"] != "block" for d in ir_dicts([st["then"], st["else"]])):
+                continue
+        out.append(st)
+    return out
+
+
+def _drop_once(stmts: list, tail: list, headers: frozenset) -> list:
     out = []
     for i, st in enumerate(stmts):
         rest = stmts[i + 1:]
@@ -194,10 +226,7 @@ def specialize_copy_out_bodies(ir: dict) -> None:
                             and (h := _path(e)) is not None and "[*]" not in h)
         if pairs and (_dyn_read(body) or headers):
             tail = [{"s": "assign", "l": e, "r": {"op": "var", "n": p["py"], "t": p["t"]}} for e, p in pairs]
-            # (p4c's def-use is repeated until nothing changes: a store read only by a dead one
-            # goes with it -- fuzz_mutants seed 3445, `q.c = 3; q.c = q.c + 2;` in an arm)
-            while (dropped := _drop_dead_before(body, tail, headers)) != body:
-                body = dropped
+            body = _drop_dead_before(body, tail, headers)
         if body == base:
             return None
         body = predicate_alone(body, states.get(a["name"]))   # (p4c predicates what its def-use left)
@@ -265,7 +294,7 @@ def drop_stores_before_extern_outs(x) -> None:
         drop_stores_before_extern_outs(v)
 
 
-def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple = ()) -> None:
+def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple = (), scalars: bool = False) -> None:
     """In place: the stores to a header or struct field overlapping one of ``paths`` that the
     statements after them overwrite (``rest`` lists: what follows in the list, then ``after``; a
     direct action call as its body, ``expand``) before anything reads it, past statements that
@@ -275,27 +304,43 @@ def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple =
     switch (measured by helper opens: ``switch (a) { 7: { hdr.h.d = 1 | (bit<32>)hdr.h.c; } }
     switch (b) { 1: { hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; } } hdr.h.c = meta.m16;`` reads
     ``1 | (bit<32>)hdr.h.c`` with the old ``hdr.h.c`` in the second case), and a later single-case
-    switch's own copy it made (its ``copies`` mark) is gone with it."""
+    switch's own copy it made (its ``copies`` mark) is gone with it.  ``scalars``: only the stores
+    of a bit, int or bool value (:func:`drop_stores_before_whole_copies`)."""
     i = 0
     while i < len(stmts):
         st, rest = stmts[i], (stmts[i + 1:],) + after
         k = st.get("s")
-        if k == "assign" and _dead_field(st, paths, rest, expand):
+        if k == "assign" and (not scalars or (st["l"].get("t") or [None])[0] in ("bit", "int", "bool")) and \
+                _dead_field(st, paths, rest, expand):
             del stmts[i]
             continue
         if k == "block":
-            drop_dead_field_stores(st["body"], paths, expand, rest)
+            drop_dead_field_stores(st["body"], paths, expand, rest, scalars)
         elif k == "if":
             for arm in ("then", "else"):
                 if st.get(arm):
-                    drop_dead_field_stores(st[arm], paths, expand, rest)
+                    drop_dead_field_stores(st[arm], paths, expand, rest, scalars)
         elif k in ("switch_value", "switch_action"):
             for c in st["cases"]:
-                drop_dead_field_stores(c["body"], paths, expand, rest)
+                drop_dead_field_stores(c["body"], paths, expand, rest, scalars)
             for p in list(st.get("copies") or ()):   # (a copy whose store is gone)
                 if not any(d.get("s") == "assign" and _path(d["l"]) == p for c in st["cases"] for d in ir_dicts(c["body"])):
                     del st["copies"][p]
         i += 1
+
+
+def drop_stores_before_whole_copies(stmts: list) -> None:
+    """In place: the field stores of a control body that a later assignment of the whole header,
+    header union or struct holding them overwrites before anything reads them
+    (:func:`drop_dead_field_stores`) -- p4c's front-end SimplifyDefUse drops them, and where that
+    assignment's source is an invalid header BMv2's ``assign_header`` only marks the destination
+    invalid, so the field keeps what it held before the dropped store (fuzz_mutants seed 3046:
+    ``hdr.u.q.v = 0x77; { U tmp_u; tmp_u.p.setValid(); hdr.u = tmp_u; }`` -- a later read of
+    ``hdr.u.q.v`` sees no 0x77 on BMv2)."""
+    paths = sorted({p for d in ir_dicts(stmts) if d.get("s") == "assign" and (d["l"].get("t") or [None])[0]
+                    in ("header", "struct", "union") and (p := _path(d["l"])) is not None and "[*]" not in p})
+    if paths:   # (a scalar field's store only: a union member's is union_defuse's)
+        drop_dead_field_stores(stmts, paths, scalars=True)
 
 
 def _dead_field(st: dict, paths: list, rest: tuple, expand) -> bool:
@@ -329,7 +374,8 @@ def _fate(stmts: list, lp: str, expand):
             return True   # (an out argument is written whatever the body does: the inliner's copy-back)
         if k in ("if", "switch_value") and untouched([dict(x, then=[], **{"else": None}) if k == "if" else dict(x, cases=[])], lp):
             arms = [x["then"] or [], x["else"] or []] if k == "if" else \
-                [c.get("body") or [] for c in x["cases"]] + ([] if any("default" in c["labels"] for c in x["cases"]) else [[]])
+                [c.get("body") or [] for c in x["cases"]] + [[]]   # (p4c joins the path past the cases, a
+            # `default` notwithstanding: fuzz19_union_store_dead_through_switch's d 0)
             fates = [_fate(a, lp, expand) for a in arms]
             if False in fates:
                 return False

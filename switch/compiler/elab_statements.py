@@ -13,7 +13,7 @@ from .ast import Node
 from .checks_decls import dead_division_by_zero
 from .extern_params import by_position, METHODS
 from .union_defuse import drop_dead_union_stores
-from .dead_reads import drop_dead_indexed_reads
+from .dead_reads import drop_dead_indexed_reads, drop_stores_before_whole_copies
 from .switch_copies import drop_self_reading_copies, propagate_copies
 from .union_copies import propagate_union_copies
 from .elab_common import always_returns, ir_dicts, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, mark_folded, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
@@ -122,6 +122,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             if d.get("s") == "block":
                 d.pop("copies", None)
         out = drop_dead_indexed_reads(out, lambda c: (self.subcontrol_of(c) or {}).get("body"))
+        if root and self.ctx.get("kind") == "control" and not self.ctx.get("in_action"):
+            drop_stores_before_whole_copies(out)
         out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}),
                                            lambda q: (self.actions.get(q) or {}).get("body"),
                                            lambda c: (self.subcontrol_of(c) or {}).get("body"))

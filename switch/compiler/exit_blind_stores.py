@@ -282,7 +282,11 @@ def untouched(stmts: list, path: str) -> bool:
                 [d["i"] for d in ir_dicts(t["l"]) if d.get("op") == "stack_idx"], path)
         elif k == "setvalid":
             h = ir_path(t["h"])
-            ok = h is not None and "[*]" not in h and not t.get("siblings") and (
+            # (a union member's siblings lose their validity: untouched when none overlaps the path --
+            # `tmp_u.p.setValid()` of a local union before `hdr.u = tmp_u`, fuzz_mutants seed 3046)
+            ok = h is not None and "[*]" not in h and all(
+                (sp := ir_path(sb)) is not None and "[*]" not in sp and not _touch(sp, path)
+                for sb in t.get("siblings") or ()) and (
                 h == path or path.startswith(h + ".") or not _touch(h, path))
         elif k == "call_fn":
             ok = all(not _reads_path(a["e"], path) and (a["dir"] not in ("out", "inout") or not _writes(a["e"], path))

@@ -172,11 +172,13 @@ def _visible(ir: dict) -> dict:
         out[k] = [r for r in ir[k] if not r.get("table_id") or r["table_id"] in kept]
     # an instance declared in a control stays, its unapplied tables left out of its table_ids (p4c
     # lists it; p4c_mutate seed 182): only one a table property declares goes with its table
+    # (a profile no table uses goes with its unapplied instance: p4c_mutate seed 346, table_extern)
     gone = _gone_tables(ir)
     out["action_profiles"] = [dict(a, table_ids=[i for i in a["table_ids"] if i in kept])
                               for a in ir.get("action_profiles", [])
-                              if not a["table_ids"] or any(i in kept for i in a["table_ids"])
-                              or not a.get("inline") and not all(i in gone for i in a["table_ids"])]
+                              if not a["table_ids"] and not _in_gone_instance(ir, a["name"])
+                              or any(i in kept for i in a["table_ids"])
+                              or a["table_ids"] and not a.get("inline") and not all(i in gone for i in a["table_ids"])]
     return out
 
 
@@ -184,8 +186,14 @@ def _gone_tables(ir: dict) -> set:
     """The ids of the tables of sub-control instances nothing applies: p4c removes such an instance
     whole, the instances declared in it too (p4c_mutate seed 342, table_extern: a direct meter or an
     action profile of a table of an unapplied instance is not in p4c's P4Info, nor its type_info)."""
-    live = {c["name"] for c in ir["subcontrols"]}
-    return {t["id"] for t in ir["tables"] if "." in (p := t["name"].rsplit(".", 1)[0]) and p not in live}
+    return {t["id"] for t in ir["tables"] if _in_gone_instance(ir, t["name"])}
+
+
+def _in_gone_instance(ir: dict, name: str) -> bool:
+    """Whether the object ``name`` (``I.c2.t``) is declared in a sub-control instance nothing applies
+    (its prefix names no elaborated sub-control)."""
+    p = name.rsplit(".", 1)[0]
+    return "." in p and p not in {c["name"] for c in ir["subcontrols"]}
 
 
 def cp_field(ir: dict, typ: str, field: str) -> str:
@@ -378,7 +386,8 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
     # serializer converts the type of (not a profile a dropped table's property declares: it goes)
     gone = _gone_tables(ir)
     orphans = any(r.get("table_id") not in gone for k in ("direct_counters", "direct_meters") for r in ir[k]) or any(
-        not a.get("inline") and not (a["table_ids"] and all(i in gone for i in a["table_ids"])) for a in ir.get("action_profiles", []))
+        not a.get("inline") and not (a["table_ids"] and all(i in gone for i in a["table_ids"]))
+        and not (not a["table_ids"] and _in_gone_instance(ir, a["name"])) for a in ir.get("action_profiles", []))
     ir = _final_aliases(_reached_digests(_visible(ir)))
     orphans = orphans or bool(ir.get("action_profiles"))
     # (an enum declared over a typedef: its position, taken out of the IR -- the device config

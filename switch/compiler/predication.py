@@ -268,12 +268,15 @@ class Predication:
     def action(self, body: list) -> list:
         """``body`` with every ``if`` predicated as p4c does, or ``body`` itself when the action
         holds something the replay does not cover (module doc)."""
-        # (p4c's RemoveReturns and inliners run before: remove_returns, action_inline)
-        src = inline_calls(body, *self.callees) or body
+        saved = (list(self.dependent), dict(self.is_dep), self.dep_level, self.fresh)
+        # (p4c's front end: SideEffectOrdering dismantles the ?:s, then RemoveReturns and the
+        # inliners run -- dismantle_muxes, remove_returns, action_inline)
+        flat = dismantle_muxes(body, self)
+        src = inline_calls(flat, *self.callees) or flat
         work = remove_returns(src) or src
         if not any(s.get("s") == "if" for s in _flat(work)):
+            self.fresh = saved[3]
             return body
-        saved = (list(self.dependent), dict(self.is_dep), self.dep_level, self.fresh)
         try:
             # the action's own locals are dead at its end
             own = frozenset(s["n"] for s in _flat(work) if s.get("s") == "decl")
@@ -380,6 +383,60 @@ class Predication:
 
     def reset_if_state(self) -> None:
         self.level, self.path, self.conds, self.live, self.live_assigns = 0, [], [], {}, []
+
+
+#: what p4c's DismantleExpression walks into looking for a Mux: unary operations (a cast too) and
+#: slices; it stops at binary operations, members and indexes without calls
+_INTO = ("cast", "un", "slice")
+
+
+def dismantle_muxes(body: list, pred: "Predication") -> list:
+    """``body`` with each ``?:`` p4c's front-end SideEffectOrdering dismantles made an ``if``
+    assigning a temporary (``x = c ? a : b`` -> ``if (c) { tmp = a; } else { tmp = b; } x = tmp``,
+    the temporaries declared first): the right-hand side of an assignment and an ``if``
+    condition, through :data:`_INTO` and nested ``?:`` arms.  Predication then sees those ifs --
+    with a read of ``x`` in a later ``if`` of the same branch p4c loses that ``if`` (fuzz_mutants
+    seed 2955: ``e1 = c5 ? 4 : o5; if (e1 == 2) { e1 = 7; }`` in an else branch is ``e1 = c4 ? e1 :
+    tmp`` twice on BMv2).  ``body`` itself when there is none."""
+    decls: list = []
+
+    def expr(e, out: list):
+        if not isinstance(e, dict):
+            return e
+        if e.get("op") == "cond":
+            c = expr(e["c"], out)
+            name = f"_mux_tmp{pred.fresh}"
+            pred.fresh += 1
+            decls.append({"s": "decl", "n": name, "t": e.get("t"), "init": None})
+            var = {"op": "var", "n": name, "t": e.get("t")}
+            arms = []
+            for side in ("a", "b"):
+                pre: list = []
+                v = expr(e[side], pre)
+                arms.append(pre + [{"s": "assign", "l": dict(var), "r": v}])
+            out.append({"s": "if", "c": c, "then": arms[0], "else": arms[1]})
+            return dict(var)
+        if e.get("op") in _INTO:
+            a = expr(e["a"], out)
+            return e if a is e["a"] else dict(e, a=a)
+        return e
+
+    def stmts(body: list) -> list:
+        out = []
+        for s in body:
+            k, pre = s.get("s"), []
+            if k == "assign":
+                r = expr(s["r"], pre)
+                s = dict(s, r=r) if pre else s
+            elif k == "if":
+                c = expr(s["c"], pre)
+                s = dict(s, c=c, then=stmts(s["then"] or []), **{"else": stmts(s["else"]) if s.get("else") else s.get("else")})
+            elif k == "block":
+                s = dict(s, body=stmts(s["body"]))
+            out.append({"s": "block", "body": pre + [s]} if pre else s)
+        return out
+    out = stmts(body)
+    return decls + out if decls else body
 
 
 def _flat(body: list):

@@ -138,9 +138,18 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None) -> 
     avail: dict = {}
     wholes: dict = {}   # path -> {"op": "whole", "v": the header it copies} (_whole_step)
     tuples: dict = {}   # a tuple local -> its elements' values (p4c splits tuples into elements)
-    for st in flat:
+    for i, st in enumerate(flat):
         if st.get("s") == "return":   # (an exit sets no flag: RemoveReturns leaves it)
             sw["returns"] = True
+            break
+        if any(d.get("s") == "return" for d in ir_dicts(st)):
+            # (a return under an `if` the mid end does not fold: RemoveReturns puts the rest of the
+            # case under `if (!flag)`, whose join ends the copies of what it writes, and the flag
+            # after the switch is unknown -- fuzz_mutants seeds 2939, 2942, exit_stmt)
+            for p in [p for p in avail if any(may_write(x, p) for x in flat[i:])]:
+                del avail[p]
+            for p in [p for p in wholes if any(may_write(x, p) for x in flat[i:])]:
+                del wholes[p]
             break
         if st.get("s") == "exit":   # (the flow after the switch is unreachable for p4c: drop_unvisited_locals)
             sw["exits"] = True

@@ -164,7 +164,12 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
     is its ``out`` argument: the inlined body (writing the parameter, a local), then the
     copy-out ``lv = parameter``; when no argument holds ``lv``: the body, then the other
     arguments' copy-outs.  None when ``lv`` goes any other way (``inout``: copied in, a read) or
-    another argument reads it."""
+    another argument reads it.  A ``return`` in the body is no end of the path: p4c's RemoveReturns
+    puts the rest under ``if (!hasReturned)`` and the copy-out runs after it either way
+    (fuzz_mutants seed 2815: ``if (hdr.h.b == 0) { return; }`` in the body, the caller's store into
+    the ``out`` argument is still dropped)."""
+    if act.get("body") is not None:
+        act = dict(act, body=_returns_passed(act["body"]))
     if act.get("body") is not None and not any(touches(a["e"], lv) for a in call["args"]):
         # (no argument holds it: the body, then the copy-backs of the other arguments -- fuzz_headers
         # seed 8548: `hdr.u.x = hdr.h;` in a switch case, `a0(hdr.h); hdr.u.x = hdr.s[1];`)
@@ -175,6 +180,17 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
             any(touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
         return None
     return list(act["body"]) + [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
+
+
+def _returns_passed(node):
+    """An action body with each ``return`` in it made a ``nop`` (:func:`inlined_action`)."""
+    if isinstance(node, list):
+        return [_returns_passed(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    if node.get("s") == "return":
+        return {"s": "nop"}
+    return {k: _returns_passed(v) for k, v in node.items()}
 
 
 def out_overwrite(call: dict, lv) -> list | None:
