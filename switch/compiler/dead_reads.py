@@ -32,7 +32,11 @@ predicated again once the dead stores are gone, ``return``s the body then ends w
 p4c's front-end SimplifyDefUse also drops a store to a field that the code after it overwrites
 before a read: in a control (:func:`drop_dead_field_stores`) and in an action body whose only use
 is one table apply (:func:`drop_dead_action_stores`) -- for the single-case switch copies
-(:mod:`.switch_copies`), which such a store does not end.
+(:mod:`.switch_copies`), which such a store does not end.  There p4c tracks the bits a slice
+writes (helper fuzz35's probes): a later slice holding every bit stored overwrites a store (a
+slice store or a whole field's), one missing some reads the field's other bits; and as its pass
+repeats, an assignment in between that reads the field or writes other bits of it is no obstacle
+when it is itself overwritten before a read.
 """
 from __future__ import annotations
 
@@ -40,7 +44,7 @@ import json
 
 from .elab_common import ir_dicts
 from .copy_paths import ir_path as _path, overlap as _overlap, path_reads
-from .exit_blind_stores import untouched
+from .exit_blind_stores import bit_span, untouched
 from .header_init import has_method_call
 from .predication import predicate_alone
 
@@ -300,51 +304,84 @@ def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple =
 
 def _dead_field(st: dict, paths: list, rest: tuple, expand) -> bool:
     lp = _path(st["l"])
-    if st["l"].get("op") != "field" or lp is None or "[*]" in lp or has_method_call(st["r"]) \
+    if not _field_store(st["l"]) or lp is None or "[*]" in lp or has_method_call(st["r"]) \
             or not any(_overlap(lp, p) for p in paths):
         return False
-    for lst in rest:
-        if (fate := _fate(lst, lp, expand)) is not None:
+    return bool(_fate_all(rest, lp, expand, bit_span(st["l"])))
+
+
+def _fate_all(lists: tuple, lp: str, expand, span=None):
+    """:func:`_fate` of the statement lists ``lists`` run one after the other."""
+    for i, lst in enumerate(lists):
+        if (fate := _fate(lst, lp, expand, span, lists[i + 1:])) is not None:
             return fate
-    return False
+    return None
 
 
-def _fate(stmts: list, lp: str, expand):
-    """True: ``stmts`` overwrite ``lp`` on every path before reading it; False: they may read it
-    (or do what is not seen through); None: they neither read nor write it (a path that goes on
-    past them).  The kinds of statement p4c's def-use sees through are exit_blind_stores's; an
-    ``if`` or ``switch`` on a value whose condition does not read it, by its branches."""
-    for x in flat_blocks(stmts):
-        k = x.get("s")
+def _field_store(lv: dict) -> bool:
+    """Whether ``lv`` is a header or struct field, or a slice of one (p4c's def-use tracks the
+    bits a slice writes: helper fuzz35)."""
+    while lv.get("op") == "slice":
+        lv = lv["a"]
+    return lv.get("op") == "field"
+
+
+def _fate(stmts: list, lp: str, expand, span=None, after: tuple = ()):
+    """True: ``stmts`` overwrite ``lp`` (its bits ``span``, ``exit_blind_stores.bit_span``'s; None:
+    all of it) on every path before reading it; False: they may read it (or do what is not seen
+    through); None: they neither read nor write it (a path that goes on past them).  The kinds of
+    statement p4c's def-use sees through are exit_blind_stores's; an ``if`` or ``switch`` on a
+    value whose condition does not read it, by its branches.  A slice of ``lp`` holding every bit
+    of ``span`` overwrites it (helper fuzz35's probes, as fuzz34 found for exit_blind_stores); one
+    missing some reads the field's other bits.  As p4c's pass repeats, an assignment that reads
+    ``lp`` or writes some of its bits is no obstacle when it is itself overwritten before a read
+    (``after``: the statement lists that run after ``stmts``): p4c drops it first (fuzz35's probes:
+    ``x = 9; y = x; y = 1; x = z;`` and ``x = 9; x[7:0] = 1; x = z;`` drop ``x = 9`` too)."""
+    flat = list(flat_blocks(stmts))
+    for j, x in enumerate(flat):
+        k, later = x.get("s"), (flat[j + 1:],) + after
         if k == "call_action" and expand is not None and not any(   # (its body reads its parameters)
                 _overlap(r, lp) for a in x.get("args") or () if a.get("dir") != "out" for r in path_reads(a.get("e", a), [])):
             if (body := expand(x)) is not None:
-                if (fate := _fate(body, lp, expand)) is not None:
+                if (fate := _fate(body, lp, expand, span, later)) is not None:
                     return fate
                 continue
-        if k == "assign" and _covers(x["l"], lp) and not any(_overlap(r, lp) for r in path_reads(x["r"], [])):
+        if k == "assign" and _covers(x["l"], lp, span) and not any(_overlap(r, lp) for r in path_reads(x["r"], [])):
             return True
-        if k == "call_fn" and any(a["dir"] == "out" and _covers(a["e"], lp) for a in x["args"]) and \
+        if k == "call_fn" and any(a["dir"] == "out" and _covers(a["e"], lp, span) for a in x["args"]) and \
                 untouched([dict(x, args=[a for a in x["args"] if a["dir"] != "out"])], lp):
             return True   # (an out argument is written whatever the body does: the inliner's copy-back)
         if k in ("if", "switch_value") and untouched([dict(x, then=[], **{"else": None}) if k == "if" else dict(x, cases=[])], lp):
             arms = [x["then"] or [], x["else"] or []] if k == "if" else \
                 [c.get("body") or [] for c in x["cases"]] + ([] if any("default" in c["labels"] for c in x["cases"]) else [[]])
-            fates = [_fate(a, lp, expand) for a in arms]
+            fates = [_fate(a, lp, expand, span, later) for a in arms]
             if False in fates:
                 return False
             if all(fates):
                 return True
             continue
-        if not untouched([x], lp):
+        if not untouched([x], lp) and not _dead_itself(x, later, expand):
             return False
     return None
 
 
-def _covers(lv: dict, target: str) -> bool:
+def _dead_itself(x: dict, later: tuple, expand) -> bool:
+    """Whether assignment ``x`` is overwritten by ``later`` (statement lists) before a read."""
+    xp = _path(x.get("l")) if x.get("s") == "assign" else None
+    if xp is None or "[*]" in xp or has_method_call(x["r"]) or any(
+            d.get("op") == "stack_idx" and d["i"].get("op") != "const" for d in ir_dicts(x["l"])):
+        return False
+    return bool(_fate_all(later, xp, expand, bit_span(x["l"])))
+
+
+def _covers(lv: dict, target: str, span=None) -> bool:
     xp = _path(lv)
-    return lv.get("op") != "slice" and xp is not None and "[*]" not in xp and \
-        (target == xp or target.startswith((xp + ".", xp + "[")))
+    if xp is None or "[*]" in xp:
+        return False
+    if lv.get("op") == "slice":
+        got = bit_span(lv)
+        return xp == target and span is not None and got[0] <= span[0] and span[1] <= got[1]
+    return target == xp or target.startswith((xp + ".", xp + "["))
 
 
 
@@ -359,14 +396,10 @@ def drop_dead_action_stores(body: list, rest: tuple, expand=None) -> list:
     flat = list(flat_blocks(body))
     out = []
     for i, st in enumerate(flat):
-        if st.get("s") == "assign" and st["l"].get("op") == "field" and not has_method_call(st["r"]):
-            lp = _path(st["l"])
+        if st.get("s") == "assign" and _field_store(st["l"]) and not has_method_call(st["r"]):
+            lp, span = _path(st["l"]), bit_span(st["l"])
             if lp is not None and "[*]" not in lp:
-                fate = _fate(flat[i + 1:], lp, expand)
-                for lst in rest if fate is None else ():
-                    if (fate := _fate(lst, lp, expand)) is not None:
-                        break
-                if fate:
+                if _fate_all((flat[i + 1:],) + tuple(rest), lp, expand, span):
                     continue
         out.append(st)
     return out if len(out) < len(flat) else body

@@ -114,11 +114,11 @@ def drop_stores_before_exiting_applies(subs: list, roots) -> int:
             return total
 
 
-def _span(lv: dict):
+def bit_span(lv: dict):
     """``(lo, hi)``: the bits of its field that lvalue ``lv`` writes (a slice of a slice counted
     from the field's bit 0); None for a whole value that is not a ``bit``/``int``."""
     if lv.get("op") == "slice":
-        base = _span(lv["a"])
+        base = bit_span(lv["a"])
         off = 0 if base is None else base[0]
         return off + lv["lo"], off + lv["hi"]
     t = lv.get("t")
@@ -133,7 +133,7 @@ def _dead_across_exit(stmts: list, i: int, may_exit, need_exit: bool = True, mem
     path = ir_path(s.get("l")) if s.get("s") == "assign" else None
     if path is None or "[*]" in path or has_call(s["r"]):
         return False
-    span, crossed = _span(s["l"]), not need_exit
+    span, crossed = bit_span(s["l"]), not need_exit
     for j in range(i + 1, len(stmts)):
         t = stmts[j]
         k = t.get("s")
@@ -164,7 +164,7 @@ def _dead_across_exit(stmts: list, i: int, may_exit, need_exit: bool = True, mem
             if t["l"].get("op") != "slice" and (dst == path or path.startswith((dst + ".", dst + "["))):
                 return crossed
             if t["l"].get("op") == "slice" and dst == path:   # (fuzz_exprs 16651, helper fuzz34)
-                lo, hi = _span(t["l"])
+                lo, hi = bit_span(t["l"])
                 if span is not None and lo <= span[0] and span[1] <= hi:
                     return crossed   # a slice holding every bit stored kills the store
                 # one that does not reads the field's other bits (p4c 1.2.4.8)
