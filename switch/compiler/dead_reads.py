@@ -9,7 +9,7 @@ first store is dropped here too.
 
 Only straight-line code is looked at (the statements that follow in the same block, through plain
 nested blocks): the store is dead when a later assignment writes all of its target (the same path,
-or the whole header or struct holding it) before any statement reads an overlapping path
+the whole header or struct holding it, or a slice of it holding every bit stored: helper fuzz35) before any statement reads an overlapping path
 (declarations of locals in between too), and into the body of a sub-control applied with its
 arguments in place (p4c's def-use runs after its inliner; fuzz_mutants seed 1528); any other
 statement (a call, an ``if``, a table apply ...) ends the search and the store stays.  A store whose
@@ -72,11 +72,13 @@ def _in_place_body(st: dict, sub_body) -> list | None:
     return sub_body(st)
 
 
-def dead_store(target: str, rest, sub_body=None) -> bool:
+def dead_store(target: str, rest, sub_body=None, span=None) -> bool:
+    """Whether a store to ``target`` (its bits ``span``: ``exit_blind_stores.bit_span``'s) is
+    overwritten by the statements ``rest`` before a read (module docstring)."""
     for st in rest:
         body = _in_place_body(st, sub_body)
         if body is not None:   # (p4c's def-use runs after its inliner: fuzz_mutants seed 1528)
-            return dead_store(target, list(flat_blocks(body)) + list(rest), sub_body)
+            return dead_store(target, list(flat_blocks(body)) + list(rest), sub_body, span)
         if st.get("s") == "decl" and not any(_overlap(r, target) for r in path_reads(st.get("init"), [])):
             continue   # (a local's declaration writes nothing else: fuzz_exprs seed 12077)
         if st.get("s") == "setvalid":
@@ -88,9 +90,8 @@ def dead_store(target: str, rest, sub_body=None) -> bool:
                                        and d["i"].get("op") != "const" for p in path_reads(d["i"], [])]
         if lp is None or any(_overlap(r, target) for r in reads):
             return False
-        if st["l"].get("op") != "slice" and "[*]" not in lp and \
-                (lp == target or target.startswith(lp + ".") or target.startswith(lp + "[")):
-            return True   # (all of the target written: the store is dead)
+        if "[*]" not in lp and _covers(st["l"], target, span):
+            return True   # (all of the target written -- or a slice holding its bits: fuzz35 -- dead)
     return False
 
 
@@ -101,7 +102,8 @@ def drop_dead_indexed_reads(stmts: list, sub_body=None) -> list:
     for i, st in enumerate(stmts):
         if st.get("s") == "assign" and _dyn_read(st["r"]) and not has_method_call(st["r"]):
             target = _path(st["l"])
-            if target is not None and "[*]" not in target and dead_store(target, flat_blocks(stmts[i + 1:]), sub_body):
+            if target is not None and "[*]" not in target and dead_store(
+                    target, flat_blocks(stmts[i + 1:]), sub_body, bit_span(st["l"])):
                 continue
         out.append(st)
     return out
@@ -128,7 +130,8 @@ def _drop_dead_before(stmts: list, tail: list, headers: frozenset = frozenset())
         elif st.get("s") == "assign" and not has_method_call(st["r"]) and (
                 _dyn_read(st["r"]) or _within(_path(st["l"]), headers)):
             target = _path(st["l"])
-            if target is not None and "[*]" not in target and dead_store(target, list(flat_blocks(rest)) + tail):
+            if target is not None and "[*]" not in target and dead_store(
+                    target, list(flat_blocks(rest)) + tail, span=bit_span(st["l"])):
                 continue
         elif st.get("s") == "setvalid" and not st.get("siblings") and _path(st["h"]) in headers \
                 and dead_store(_path(st["h"]), list(flat_blocks(rest)) + tail):

@@ -48,3 +48,22 @@ for _name, _rest in [
 CASES.append(case("fuzz35_single_case_switch_copy_past_a_slice_dead_store_past_a_live_read_ends_it", CAT, program(
     _SW1 + "        switch (hdr.h.b) { 1: { hdr.h.c = 9; " + _RD1
     + "meta.m8 = (bit<8>)hdr.h.c; hdr.h.b = meta.m8; hdr.h.c[7:0] = 1; hdr.h.c = meta.m16;\n"), frames=_FR))
+
+# dead_reads.dead_store (a store reading a stack at a run-time index, fuzz22): a later slice holding
+# every bit stored kills it too, so BMv2 never reads `hdr.s[i]` past the end for it
+_STK_PARSER = """
+    state start { pkt.extract(hdr.eth); pkt.extract(hdr.h); pkt.extract(hdr.s[0]); pkt.extract(hdr.s[1]);
+                  pkt.extract(hdr.s[2]); transition accept; }
+"""
+CASES.append(case("fuzz35_dead_store_of_a_stack_read_past_the_end_killed_by_a_covering_slice", "stacks", program("""
+        if (hdr.h.d[7:0] == 1) {
+            hdr.h.b = hdr.s[hdr.h.a[1:0]].x + 1;
+            hdr.h.c = 5;
+            hdr.h.b[7:0] = 7;
+        } else if (hdr.h.d[7:0] == 2) {
+            hdr.h.c[11:4] = (bit<8>)hdr.s[hdr.h.a[1:0]].x;
+            hdr.h.c[15:2] = 9;
+        }
+""", headers="header e_t { bit<8> x; }\n", fields="    e_t[3] s;\n", parser=_STK_PARSER,
+    deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.h); pkt.emit(hdr.s);\n"),
+    frames=[(1, H(a, 0x11, 0x2233, d)) for d in (1, 2) for a in (0, 1, 2, 3)]))
