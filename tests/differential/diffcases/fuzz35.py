@@ -67,3 +67,13 @@ CASES.append(case("fuzz35_dead_store_of_a_stack_read_past_the_end_killed_by_a_co
 """, headers="header e_t { bit<8> x; }\n", fields="    e_t[3] s;\n", parser=_STK_PARSER,
     deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.h); pkt.emit(hdr.s);\n"),
     frames=[(1, H(a, 0x11, 0x2233, d)) for d in (1, 2) for a in (0, 1, 2, 3)]))
+
+# the covering slice in a directly called action's body, or a function's out argument (the
+# inliner's copy-back writes the slice)
+for _name, _rest in [
+        ("in_a_called_action", "ws(); hdr.h.b = (bit<8>)meta.m16;"),
+        ("as_a_function_out_argument", "fo2(hdr.h.c[15:0]); hdr.h.b = (bit<8>)meta.m16;"),]:
+    CASES.append(case(f"fuzz35_single_case_switch_copy_past_a_slice_dead_store_{_name}", CAT, program(
+        _SW1 + "        switch (hdr.h.b) { 1: { hdr.h.c = 9; " + _RD1 + _rest + "\n",
+        ingress_decls="    action ws() { hdr.h.c[15:0] = 44; }\n", top="void fo2(out bit<16> o) { o = 16w77; }\n"),
+        frames=_FR))
