@@ -78,11 +78,6 @@ def exiting_subcontrols(subs: list):
     return may_exit
 
 
-def _stmt_lists(root) -> list:
-    return [v for d in ir_dicts(root) for v in d.values()
-            if isinstance(v, list) and v and all(isinstance(x, dict) and "s" in x for x in v)]
-
-
 def stores_dead_across_exits(subs: list, root) -> set:
     """The ids of the stores in ``root`` (statements, at any depth) that p4c drops as the module
     docstring describes -- for mk_stores, whose def-use view of a body must drop them too (a
@@ -90,8 +85,30 @@ def stores_dead_across_exits(subs: list, root) -> set:
     if not any(d.get("s") == "apply_control" for d in ir_dicts(root)):
         return set()
     may_exit = exiting_subcontrols(subs)
-    return {id(stmts[i]) for stmts in _stmt_lists(root) for i in range(len(stmts))
-            if _dead_across_exit(stmts, i, may_exit)}
+    return {id(stmts[i]) for stmts, tail in _lists_with_tails(root) for i in range(len(stmts))
+            if _dead_across_exit(stmts + tail, i, may_exit)}
+
+
+def _lists_with_tails(root, tail: list | None = None) -> list:
+    """``(statement list, the statements that run after it)`` for every statement list in
+    ``root``: past the end of a plain block or an ``if`` arm the path goes on after it (helper
+    fuzz35, fuzz_exprs seed 17783: ``if (c) { x = 7; } sc.apply(..); x = 9;`` drops the store);
+    inside anything else (a switch case, a loop, an expression) only the list itself is seen."""
+    if isinstance(root, dict):
+        root = [v for v in root.values() if isinstance(v, (list, dict))]
+    if not isinstance(root, list):
+        return []
+    if not (root and all(isinstance(x, dict) and "s" in x for x in root)):
+        return [x for v in root for x in _lists_with_tails(v)]
+    out = [(root, tail or [])]
+    for j, st in enumerate(root):
+        after = root[j + 1:] + (tail or [])
+        for key, v in st.items():
+            if st.get("s") == "block" and key == "body" or st.get("s") == "if" and key in ("then", "else"):
+                out += _lists_with_tails(v, after) if isinstance(v, list) and v else []
+            elif isinstance(v, (list, dict)):
+                out += _lists_with_tails(v)
+    return out
 
 
 def drop_stores_before_exiting_applies(subs: list, roots) -> int:
@@ -101,10 +118,10 @@ def drop_stores_before_exiting_applies(subs: list, roots) -> int:
     total = 0
     while True:   # (as p4c's pass repeats: a store read only by a dropped one goes next, seed 524)
         dropped = 0
-        for stmts in _stmt_lists([roots, [b["body"] for b in subs]]):
+        for stmts, tail in _lists_with_tails([roots, [b["body"] for b in subs]]):
             i = 0
             while i < len(stmts):
-                if _dead_across_exit(stmts, i, may_exit):
+                if _dead_across_exit(stmts + tail, i, may_exit):
                     del stmts[i]
                     dropped += 1
                 else:
@@ -146,7 +163,7 @@ def _dead_across_exit(stmts: list, i: int, may_exit, need_exit: bool = True, mem
         if k == "decl":   # a local declared in between: its initializer must not read the path
             init = t.get("init")
             if overlap(t["n"], path) or (init is not None and (has_call(init) or any(
-                    overlap(r, path) for r in path_reads(init)))):
+                    overlap(r, path) for r in path_reads(init)) and not _local_dead(stmts, j))):
                 return False
             continue
         if k != "assign":   # (an if, a loop ... that neither reads nor writes the path: fuzz_exprs 10417)
@@ -175,6 +192,21 @@ def _dead_across_exit(stmts: list, i: int, may_exit, need_exit: bool = True, mem
         if j not in memo:
             memo[j] = _dead_across_exit(stmts, j, may_exit, False, memo)
         if not memo[j]:
+            return False
+    return False
+
+
+def _local_dead(stmts: list, j: int) -> bool:
+    """Whether the local declared by ``stmts[j]`` is written before any read: given whole as an
+    ``out`` argument of a sub-control apply (a call for p4c's front end), past statements that do
+    not touch it -- p4c drops its initializer, and with it the read of a store (helper fuzz35,
+    fuzz_exprs seed 17783: ``bit<48> l = (bit<48>)hdr.o.p; sc.apply(l);`` with ``out`` ``l``)."""
+    n = stmts[j]["n"]
+    for t in stmts[j + 1:]:
+        if t.get("s") == "apply_control" and any(
+                a.get("dir") == "out" and ir_path(a["e"]) == n and a["e"].get("op") == "var" for a in t["args"]):
+            return not any(a.get("dir") != "out" and any(overlap(r, n) for r in path_reads(a["e"])) for a in t["args"])
+        if not untouched([t], n):
             return False
     return False
 

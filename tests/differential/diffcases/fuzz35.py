@@ -1,12 +1,17 @@
 """Disagreements found by helper fuzz35 (issue #15), each decided by real p4c 1.2.4.8 /
 BMv2 1.15.5.
 
-fuzz34's open item, probed: p4c's front-end def-use (SimplifyDefUse) tracks the bits a slice
-writes wherever it drops dead stores, so a store that a later slice holding all its bits
-overwrites before a read is dead -- also for the single-case switch copies
-(:mod:`switch.compiler.switch_copies`, whose copy such a dead store does not end:
-``dead_reads.drop_dead_field_stores``) and for an action body used by one table apply
-(``dead_reads.drop_dead_action_stores``).
+fuzz34's open item, probed (no fuzz seed showed it): p4c's front-end def-use (SimplifyDefUse)
+tracks the bits a slice writes wherever it drops dead stores, so a store (a slice store or a whole
+field's) that a later slice holding all its bits overwrites before a read is dead -- also for the
+single-case switch copies (:mod:`switch.compiler.switch_copies`, whose copy such a dead store does
+not end: ``dead_reads.drop_dead_field_stores``), for an action body used by one table apply
+(``dead_reads.drop_dead_action_stores``) and for a store reading a stack at a run-time index
+(``dead_reads.dead_store``: BMv2 never reads ``hdr.s[i]`` past the end for it).  As p4c's pass
+repeats, a read of the field or a write of other bits of it in between that is itself overwritten
+before a read goes first.  The covering slice may be in both branches of an ``if``, a directly
+called action's body or a function's out argument.  Guards: a slice missing some stored bits, a
+live read in between, keep the store.
 """
 from .base import H, case, program
 from .opens2 import _TD
@@ -77,3 +82,44 @@ for _name, _rest in [
         _SW1 + "        switch (hdr.h.b) { 1: { hdr.h.c = 9; " + _RD1 + _rest + "\n",
         ingress_decls="    action ws() { hdr.h.c[15:0] = 44; }\n", top="void fo2(out bit<16> o) { o = 16w77; }\n"),
         frames=_FR))
+
+# fuzz_exprs seed 17783 (FRAMES; p4c's JSON on checkmate-switch agreed): exit_blind_stores looks
+# past the end of a branch -- a store in an `if` arm is dropped when what follows the `if` crosses
+# an exiting sub-control apply and overwrites it (a header initializer's field stores too; its
+# setValid stays: BMv2 sends the header valid with zero fields) -- and a local declaration reading
+# the store is no read when the local is next given whole as an `out` argument of a sub-control
+# apply (p4c drops the initializer first).  Guard: the arm store read in between.
+_SC = ("control SC(inout bit<8> x) { apply { if (x != 0) { exit; } } }\n"
+       "control SC2(inout bit<8> x, out bit<16> o) { apply { o = 16w1; if (x != 0) { exit; } } }\n")
+
+
+def _exit_case(name: str, body: str):
+    return case(f"fuzz35_exit_blind_{name}", CAT, program(body, top=_SC, ingress_decls="    SC() sc;\n    SC2() sc2;"),
+                frames=[(1, H(0x11, b, 0x2233, 0x44556677)) for b in (0, 5)])
+
+
+CASES += [
+    _exit_case("store_in_a_branch_dropped", """
+        if (hdr.h.a == 0x11) { hdr.h.c = 7; hdr.h.d = 7; }
+        sc.apply(hdr.h.b);
+        hdr.h.c = 9;
+        if (hdr.h.a == 0x12) { hdr.h.d = 8; }
+"""),
+    _exit_case("store_read_by_a_dead_local_dropped", """
+        hdr.h.c = 7;
+        bit<16> l = hdr.h.c;
+        sc2.apply(hdr.h.b, l);
+        hdr.h.c = 9;
+"""),
+    _exit_case("header_initializer_in_a_branch_fields_dropped", """
+        if (!hdr.h2.isValid()) { hdr.h2.setValid(); hdr.h2 = {1, 2, 3, 4}; }
+        sc.apply(hdr.h.b);
+        hdr.h2 = hdr.h;
+"""),
+    _exit_case("store_in_a_branch_read_after_kept", """
+        if (hdr.h.a == 0x11) { hdr.h.c = 7; }
+        sc.apply(hdr.h.b);
+        hdr.h.b = hdr.h.c[7:0];
+        hdr.h.c = 9;
+"""),
+]
