@@ -47,6 +47,13 @@ x[3:0] = 1; x = 9;`` and ``x = 7; sc..; y = x; y = 1; x = 9;`` drop every store 
 and so are such writes in a branch or block when the whole path is overwritten after it
 (``if (c) { x[3:0] = 1; } x = 9;``: :func:`_dead_writes_only`).
 
+A store in an ``if`` arm or a plain block is judged on its path: the rest of the arm, then what
+follows the ``if`` (helper fuzz35, fuzz_exprs seed 17783: ``if (c) { x = 7; } sc.apply(..);
+x = 9;`` drops it; a header initializer's field stores so too, its ``setValid`` stays: BMv2 sends
+the header valid with zero fields); inside a switch case or a loop only the list itself.  A local
+declared in between whose initializer reads the store is no read when the local is next given
+whole as a sub-control's ``out`` argument (p4c drops the initializer first: :func:`_local_dead`).
+
 As p4c's pass repeats, a store read only by a dropped one goes next (``x = a + 1; x = x % 5;``
 before the apply: both gone on BMv2), and the same stores are dead for mk_stores' judging of a
 division or match_kind comparison in them (:func:`stores_dead_across_exits`; p4c_mutate seed 524,
