@@ -50,7 +50,7 @@ and so are such writes in a branch or block when the whole path is overwritten a
 A store in an ``if`` arm or a plain block is judged on its path: the rest of the arm, then what
 follows the ``if`` (helper fuzz35, fuzz_exprs seed 17783: ``if (c) { x = 7; } sc.apply(..);
 x = 9;`` drops it; a header initializer's field stores so too, its ``setValid`` stays: BMv2 sends
-the header valid with zero fields); inside a switch case or a loop only the list itself.  A local
+the header valid with zero fields), a store in a switch case so too; inside a loop only the list itself.  A local
 declared in between whose initializer reads the store is no read when the local is next given
 whole as a sub-control's ``out`` argument (p4c drops the initializer first: :func:`_local_dead`).
 
@@ -98,9 +98,9 @@ def stores_dead_across_exits(subs: list, root) -> set:
 
 def _lists_with_tails(root, tail: list | None = None) -> list:
     """``(statement list, the statements that run after it)`` for every statement list in
-    ``root``: past the end of a plain block or an ``if`` arm the path goes on after it (helper
-    fuzz35, fuzz_exprs seed 17783: ``if (c) { x = 7; } sc.apply(..); x = 9;`` drops the store);
-    inside anything else (a switch case, a loop, an expression) only the list itself is seen."""
+    ``root``: past the end of a plain block, an ``if`` arm or a switch case the path goes on after
+    it (helper fuzz35, fuzz_exprs seed 17783: ``if (c) { x = 7; } sc.apply(..); x = 9;`` drops the
+    store, in a case too); inside anything else (a loop, an expression) only the list itself."""
     if isinstance(root, dict):
         root = [v for v in root.values() if isinstance(v, (list, dict))]
     if not isinstance(root, list):
@@ -113,6 +113,8 @@ def _lists_with_tails(root, tail: list | None = None) -> list:
         for key, v in st.items():
             if st.get("s") == "block" and key == "body" or st.get("s") == "if" and key in ("then", "else"):
                 out += _lists_with_tails(v, after) if isinstance(v, list) and v else []
+            elif st.get("s") in ("switch_value", "switch_action") and key == "cases":
+                out += [x for c in v if c.get("body") for x in _lists_with_tails(c["body"], after)]
             elif isinstance(v, (list, dict)):
                 out += _lists_with_tails(v)
     return out

@@ -88,7 +88,8 @@ for _name, _rest in [
 # an exiting sub-control apply and overwrites it (a header initializer's field stores too; its
 # setValid stays: BMv2 sends the header valid with zero fields) -- and a local declaration reading
 # the store is no read when the local is next given whole as an `out` argument of a sub-control
-# apply (p4c drops the initializer first).  Guard: the arm store read in between.
+# apply (p4c drops the initializer first).  A store in a switch case likewise.  Guard: the arm
+# store read in between.
 _SC = ("control SC(inout bit<8> x) { apply { if (x != 0) { exit; } } }\n"
        "control SC2(inout bit<8> x, out bit<16> o) { apply { o = 16w1; if (x != 0) { exit; } } }\n")
 
@@ -115,6 +116,11 @@ CASES += [
         if (!hdr.h2.isValid()) { hdr.h2.setValid(); hdr.h2 = {1, 2, 3, 4}; }
         sc.apply(hdr.h.b);
         hdr.h2 = hdr.h;
+"""),
+    _exit_case("store_in_a_switch_case_dropped", """
+        switch (hdr.h.b) { 5: { hdr.h.c = 7; } default: { hdr.h.d = 1; } }
+        sc.apply(hdr.h.b);
+        hdr.h.c = 9;
 """),
     _exit_case("store_in_a_branch_read_after_kept", """
         if (hdr.h.a == 0x11) { hdr.h.c = 7; }
