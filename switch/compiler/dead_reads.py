@@ -9,7 +9,7 @@ first store is dropped here too.
 
 Only straight-line code is looked at (the statements that follow in the same block, through plain
 nested blocks): the store is dead when a later assignment writes all of its target (the same path,
-or the whole header or struct holding it) before any statement reads an overlapping path
+the whole header or struct holding it, or a slice of it holding every bit stored: helper fuzz35) before any statement reads an overlapping path
 (declarations of locals in between too), and into the body of a sub-control applied with its
 arguments in place (p4c's def-use runs after its inliner; fuzz_mutants seed 1528); any other
 statement (a call, an ``if``, a table apply ...) ends the search and the store stays.  A store whose
@@ -33,7 +33,11 @@ double update BMv2 shows).
 p4c's front-end SimplifyDefUse also drops a store to a field that the code after it overwrites
 before a read: in a control (:func:`drop_dead_field_stores`) and in an action body whose only use
 is one table apply (:func:`drop_dead_action_stores`) -- for the single-case switch copies
-(:mod:`.switch_copies`), which such a store does not end.
+(:mod:`.switch_copies`), which such a store does not end.  There p4c tracks the bits a slice
+writes (helper fuzz35's probes): a later slice holding every bit stored overwrites a store (a
+slice store or a whole field's), one missing some reads the field's other bits; and as its pass
+repeats, an assignment in between that reads the field or writes other bits of it is no obstacle
+when it is itself overwritten before a read.
 """
 from __future__ import annotations
 
@@ -41,7 +45,7 @@ import json
 
 from .elab_common import ir_dicts
 from .copy_paths import ir_path as _path, overlap as _overlap, path_reads
-from .exit_blind_stores import untouched
+from .exit_blind_stores import bit_span, untouched
 from .header_init import has_method_call
 from .predication import predicate_alone
 
@@ -69,21 +73,22 @@ def _in_place_body(st: dict, sub_body) -> list | None:
     return sub_body(st)
 
 
-def dead_store(target: str, rest, sub_body=None) -> bool:
-    """Whether the statements ``rest`` write all of ``target`` on every path before reading it."""
-    return _store_fate(target, list(rest), sub_body) is True
+def dead_store(target: str, rest, sub_body=None, span=None) -> bool:
+    """Whether a store to ``target`` (its bits ``span``: ``exit_blind_stores.bit_span``'s; None: all
+    of it) is overwritten by the statements ``rest`` on every path before a read (module docstring)."""
+    return _store_fate(target, list(rest), sub_body, span) is True
 
 
-def _store_fate(target: str, rest: list, sub_body=None):
+def _store_fate(target: str, rest: list, sub_body=None, span=None):
     """True: ``rest`` overwrites ``target`` before reading it; False: it may read it (or does what
     is not looked into); None: it neither reads nor writes it."""
     for i, st in enumerate(rest):
         body = _in_place_body(st, sub_body)
         if body is not None:   # (p4c's def-use runs after its inliner: fuzz_mutants seed 1528)
-            return _store_fate(target, list(flat_blocks(body)) + rest[i + 1:], sub_body)
+            return _store_fate(target, list(flat_blocks(body)) + rest[i + 1:], sub_body, span)
         k = st.get("s")
         if k == "block":
-            return _store_fate(target, list(flat_blocks(st["body"])) + rest[i + 1:], sub_body)
+            return _store_fate(target, list(flat_blocks(st["body"])) + rest[i + 1:], sub_body, span)
         if k == "decl" and not any(_overlap(r, target) for r in path_reads(st.get("init"), [])):
             continue   # (a local's declaration writes nothing else: fuzz_exprs seed 12077)
         if k == "setvalid":
@@ -93,7 +98,7 @@ def _store_fate(target: str, rest: list, sub_body=None):
             # (p4c's def-use goes into both arms: fuzz_mutants seeds 3488 (helper opens4) and 2945
             # (mutz37), an `if` on other fields between an action's store and the copy-back that
             # overwrites it)
-            fates = [_store_fate(target, list(flat_blocks(arm or [])), sub_body) for arm in (st["then"], st.get("else"))]
+            fates = [_store_fate(target, list(flat_blocks(arm or [])), sub_body, span) for arm in (st["then"], st.get("else"))]
             if False in fates:
                 return False
             if all(fates):
@@ -106,9 +111,8 @@ def _store_fate(target: str, rest: list, sub_body=None):
                                        and d["i"].get("op") != "const" for p in path_reads(d["i"], [])]
         if lp is None or any(_overlap(r, target) for r in reads):
             return False
-        if st["l"].get("op") != "slice" and "[*]" not in lp and \
-                (lp == target or target.startswith(lp + ".") or target.startswith(lp + "[")):
-            return True   # (all of the target written: the store is dead)
+        if "[*]" not in lp and _covers(st["l"], target, span):
+            return True   # (all of the target written -- or a slice holding its bits: fuzz35 -- dead)
     return None
 
 
@@ -119,7 +123,8 @@ def drop_dead_indexed_reads(stmts: list, sub_body=None) -> list:
     for i, st in enumerate(stmts):
         if st.get("s") == "assign" and _dyn_read(st["r"]) and not has_method_call(st["r"]):
             target = _path(st["l"])
-            if target is not None and "[*]" not in target and dead_store(target, flat_blocks(stmts[i + 1:]), sub_body):
+            if target is not None and "[*]" not in target and dead_store(
+                    target, flat_blocks(stmts[i + 1:]), sub_body, bit_span(st["l"])):
                 continue
         out.append(st)
     return out
@@ -174,7 +179,8 @@ def _drop_once(stmts: list, tail: list, headers: frozenset) -> list:
         elif st.get("s") == "assign" and not has_method_call(st["r"]) and (
                 _dyn_read(st["r"]) or _within(_path(st["l"]), headers)):
             target = _path(st["l"])
-            if target is not None and "[*]" not in target and dead_store(target, list(flat_blocks(rest)) + tail):
+            if target is not None and "[*]" not in target and dead_store(
+                    target, list(flat_blocks(rest)) + tail, span=bit_span(st["l"])):
                 continue
         elif st.get("s") == "setvalid" and not st.get("siblings") and _path(st["h"]) in headers \
                 and dead_store(_path(st["h"]), list(flat_blocks(rest)) + tail):
@@ -345,53 +351,85 @@ def drop_stores_before_whole_copies(stmts: list) -> None:
 
 def _dead_field(st: dict, paths: list, rest: tuple, expand) -> bool:
     lp = _path(st["l"])
-    if st["l"].get("op") != "field" or lp is None or "[*]" in lp or has_method_call(st["r"]) \
+    if not _field_store(st["l"]) or lp is None or "[*]" in lp or has_method_call(st["r"]) \
             or not any(_overlap(lp, p) for p in paths):
         return False
-    for lst in rest:
-        if (fate := _fate(lst, lp, expand)) is not None:
+    return bool(_fate_all(rest, lp, expand, bit_span(st["l"])))
+
+
+def _fate_all(lists: tuple, lp: str, expand, span=None):
+    """:func:`_fate` of the statement lists ``lists`` run one after the other."""
+    for i, lst in enumerate(lists):
+        if (fate := _fate(lst, lp, expand, span, lists[i + 1:])) is not None:
             return fate
-    return False
+    return None
 
 
-def _fate(stmts: list, lp: str, expand):
-    """True: ``stmts`` overwrite ``lp`` on every path before reading it; False: they may read it
-    (or do what is not seen through); None: they neither read nor write it (a path that goes on
-    past them).  The kinds of statement p4c's def-use sees through are exit_blind_stores's; an
-    ``if`` or ``switch`` on a value whose condition does not read it, by its branches."""
-    for x in flat_blocks(stmts):
-        k = x.get("s")
+def _field_store(lv: dict) -> bool:
+    """Whether ``lv`` is a header or struct field, or a slice of one (p4c's def-use tracks the
+    bits a slice writes: helper fuzz35)."""
+    while lv.get("op") == "slice":
+        lv = lv["a"]
+    return lv.get("op") == "field"
+
+
+def _fate(stmts: list, lp: str, expand, span=None, after: tuple = ()):
+    """True: ``stmts`` overwrite ``lp`` (its bits ``span``, ``exit_blind_stores.bit_span``'s; None:
+    all of it) on every path before reading it; False: they may read it (or do what is not seen
+    through); None: they neither read nor write it (a path that goes on past them).  The kinds of
+    statement p4c's def-use sees through are exit_blind_stores's; an ``if`` or ``switch`` on a
+    value whose condition does not read it, by its branches.  A slice of ``lp`` holding every bit
+    of ``span`` overwrites it (helper fuzz35's probes, as fuzz34 found for exit_blind_stores); one
+    missing some reads the field's other bits.  As p4c's pass repeats, an assignment that reads
+    ``lp`` or writes some of its bits is no obstacle when it is itself overwritten before a read
+    (``after``: the statement lists that run after ``stmts``): p4c drops it first (fuzz35's probes:
+    ``x = 9; y = x; y = 1; x = z;`` and ``x = 9; x[7:0] = 1; x = z;`` drop ``x = 9`` too)."""
+    flat = list(flat_blocks(stmts))
+    for j, x in enumerate(flat):
+        k, later = x.get("s"), (flat[j + 1:],) + after
         if k == "call_action" and expand is not None and not any(   # (its body reads its parameters)
                 _overlap(r, lp) for a in x.get("args") or () if a.get("dir") != "out" for r in path_reads(a.get("e", a), [])):
             if (body := expand(x)) is not None:
-                if (fate := _fate(body, lp, expand)) is not None:
+                if (fate := _fate(body, lp, expand, span, later)) is not None:
                     return fate
                 continue
-        if k == "assign" and _covers(x["l"], lp) and not any(_overlap(r, lp) for r in path_reads(x["r"], [])):
+        if k == "assign" and _covers(x["l"], lp, span) and not any(_overlap(r, lp) for r in path_reads(x["r"], [])):
             return True
-        if k == "call_fn" and any(a["dir"] == "out" and _covers(a["e"], lp) for a in x["args"]) and \
+        if k == "call_fn" and any(a["dir"] == "out" and _covers(a["e"], lp, span) for a in x["args"]) and \
                 untouched([dict(x, args=[a for a in x["args"] if a["dir"] != "out"])], lp):
             return True   # (an out argument is written whatever the body does: the inliner's copy-back)
         if k in ("if", "switch_value") and untouched([dict(x, then=[], **{"else": None}) if k == "if" else dict(x, cases=[])], lp):
             arms = [x["then"] or [], x["else"] or []] if k == "if" else \
                 [c.get("body") or [] for c in x["cases"]] + [[]]   # (p4c joins the path past the cases, a
             # `default` notwithstanding: fuzz19_union_store_dead_through_switch's d 0)
-            fates = [_fate(a, lp, expand) for a in arms]
+            fates = [_fate(a, lp, expand, span, later) for a in arms]
             if False in fates:
                 return False
             if all(fates):
                 return True
             continue
-        if not untouched([x], lp):
+        if not untouched([x], lp) and not _dead_itself(x, later, expand):
             return False
     return None
 
 
-def _covers(lv: dict, target: str) -> bool:
-    xp = _path(lv)
-    return lv.get("op") != "slice" and xp is not None and "[*]" not in xp and \
-        (target == xp or target.startswith((xp + ".", xp + "[")))
+def _dead_itself(x: dict, later: tuple, expand) -> bool:
+    """Whether assignment ``x`` is overwritten by ``later`` (statement lists) before a read."""
+    xp = _path(x.get("l")) if x.get("s") == "assign" else None
+    if xp is None or "[*]" in xp or has_method_call(x["r"]) or any(
+            d.get("op") == "stack_idx" and d["i"].get("op") != "const" for d in ir_dicts(x["l"])):
+        return False
+    return bool(_fate_all(later, xp, expand, bit_span(x["l"])))
 
+
+def _covers(lv: dict, target: str, span=None) -> bool:
+    xp = _path(lv)
+    if xp is None or "[*]" in xp:
+        return False
+    if lv.get("op") == "slice":
+        got = bit_span(lv)
+        return xp == target and span is not None and got[0] <= span[0] and span[1] <= got[1]
+    return target == xp or target.startswith((xp + ".", xp + "["))
 
 
 def drop_dead_action_stores(body: list, rest: tuple, expand=None) -> list:
@@ -405,14 +443,10 @@ def drop_dead_action_stores(body: list, rest: tuple, expand=None) -> list:
     flat = list(flat_blocks(body))
     out = []
     for i, st in enumerate(flat):
-        if st.get("s") == "assign" and st["l"].get("op") == "field" and not has_method_call(st["r"]):
-            lp = _path(st["l"])
+        if st.get("s") == "assign" and _field_store(st["l"]) and not has_method_call(st["r"]):
+            lp, span = _path(st["l"]), bit_span(st["l"])
             if lp is not None and "[*]" not in lp:
-                fate = _fate(flat[i + 1:], lp, expand)
-                for lst in rest if fate is None else ():
-                    if (fate := _fate(lst, lp, expand)) is not None:
-                        break
-                if fate:
+                if _fate_all((flat[i + 1:],) + tuple(rest), lp, expand, span):
                     continue
         out.append(st)
     return out if len(out) < len(flat) else body

@@ -47,6 +47,13 @@ x[3:0] = 1; x = 9;`` and ``x = 7; sc..; y = x; y = 1; x = 9;`` drop every store 
 and so are such writes in a branch or block when the whole path is overwritten after it
 (``if (c) { x[3:0] = 1; } x = 9;``: :func:`_dead_writes_only`).
 
+A store in an ``if`` arm or a plain block is judged on its path: the rest of the arm, then what
+follows the ``if`` (helper fuzz35, fuzz_exprs seed 17783: ``if (c) { x = 7; } sc.apply(..);
+x = 9;`` drops it; a header initializer's field stores so too, its ``setValid`` stays: BMv2 sends
+the header valid with zero fields), a store in a switch case so too; inside a loop only the list itself.  A local
+declared in between whose initializer reads the store is no read when the local is next given
+whole as a sub-control's ``out`` argument (p4c drops the initializer first: :func:`_local_dead`).
+
 As p4c's pass repeats, a store read only by a dropped one goes next (``x = a + 1; x = x % 5;``
 before the apply: both gone on BMv2), and the same stores are dead for mk_stores' judging of a
 division or match_kind comparison in them (:func:`stores_dead_across_exits`; p4c_mutate seed 524,
@@ -78,11 +85,6 @@ def exiting_subcontrols(subs: list):
     return may_exit
 
 
-def _stmt_lists(root) -> list:
-    return [v for d in ir_dicts(root) for v in d.values()
-            if isinstance(v, list) and v and all(isinstance(x, dict) and "s" in x for x in v)]
-
-
 def stores_dead_across_exits(subs: list, root) -> set:
     """The ids of the stores in ``root`` (statements, at any depth) that p4c drops as the module
     docstring describes -- for mk_stores, whose def-use view of a body must drop them too (a
@@ -90,8 +92,32 @@ def stores_dead_across_exits(subs: list, root) -> set:
     if not any(d.get("s") == "apply_control" for d in ir_dicts(root)):
         return set()
     may_exit = exiting_subcontrols(subs)
-    return {id(stmts[i]) for stmts in _stmt_lists(root) for i in range(len(stmts))
-            if _dead_across_exit(stmts, i, may_exit)}
+    return {id(stmts[i]) for stmts, tail in _lists_with_tails(root) for i in range(len(stmts))
+            if _dead_across_exit(stmts + tail, i, may_exit)}
+
+
+def _lists_with_tails(root, tail: list | None = None) -> list:
+    """``(statement list, the statements that run after it)`` for every statement list in
+    ``root``: past the end of a plain block, an ``if`` arm or a switch case the path goes on after
+    it (helper fuzz35, fuzz_exprs seed 17783: ``if (c) { x = 7; } sc.apply(..); x = 9;`` drops the
+    store, in a case too); inside anything else (a loop, an expression) only the list itself."""
+    if isinstance(root, dict):
+        root = [v for v in root.values() if isinstance(v, (list, dict))]
+    if not isinstance(root, list):
+        return []
+    if not (root and all(isinstance(x, dict) and "s" in x for x in root)):
+        return [x for v in root for x in _lists_with_tails(v)]
+    out = [(root, tail or [])]
+    for j, st in enumerate(root):
+        after = root[j + 1:] + (tail or [])
+        for key, v in st.items():
+            if st.get("s") == "block" and key == "body" or st.get("s") == "if" and key in ("then", "else"):
+                out += _lists_with_tails(v, after) if isinstance(v, list) and v else []
+            elif st.get("s") in ("switch_value", "switch_action") and key == "cases":
+                out += [x for c in v if c.get("body") for x in _lists_with_tails(c["body"], after)]
+            elif isinstance(v, (list, dict)):
+                out += _lists_with_tails(v)
+    return out
 
 
 def drop_stores_before_exiting_applies(subs: list, roots) -> int:
@@ -101,10 +127,10 @@ def drop_stores_before_exiting_applies(subs: list, roots) -> int:
     total = 0
     while True:   # (as p4c's pass repeats: a store read only by a dropped one goes next, seed 524)
         dropped = 0
-        for stmts in _stmt_lists([roots, [b["body"] for b in subs]]):
+        for stmts, tail in _lists_with_tails([roots, [b["body"] for b in subs]]):
             i = 0
             while i < len(stmts):
-                if _dead_across_exit(stmts, i, may_exit):
+                if _dead_across_exit(stmts + tail, i, may_exit):
                     del stmts[i]
                     dropped += 1
                 else:
@@ -114,11 +140,11 @@ def drop_stores_before_exiting_applies(subs: list, roots) -> int:
             return total
 
 
-def _span(lv: dict):
+def bit_span(lv: dict):
     """``(lo, hi)``: the bits of its field that lvalue ``lv`` writes (a slice of a slice counted
     from the field's bit 0); None for a whole value that is not a ``bit``/``int``."""
     if lv.get("op") == "slice":
-        base = _span(lv["a"])
+        base = bit_span(lv["a"])
         off = 0 if base is None else base[0]
         return off + lv["lo"], off + lv["hi"]
     t = lv.get("t")
@@ -133,7 +159,7 @@ def _dead_across_exit(stmts: list, i: int, may_exit, need_exit: bool = True, mem
     path = ir_path(s.get("l")) if s.get("s") == "assign" else None
     if path is None or "[*]" in path or has_call(s["r"]):
         return False
-    span, crossed = _span(s["l"]), not need_exit
+    span, crossed = bit_span(s["l"]), not need_exit
     for j in range(i + 1, len(stmts)):
         t = stmts[j]
         k = t.get("s")
@@ -146,7 +172,7 @@ def _dead_across_exit(stmts: list, i: int, may_exit, need_exit: bool = True, mem
         if k == "decl":   # a local declared in between: its initializer must not read the path
             init = t.get("init")
             if overlap(t["n"], path) or (init is not None and (has_call(init) or any(
-                    overlap(r, path) for r in path_reads(init)))):
+                    overlap(r, path) for r in path_reads(init)) and not _local_dead(stmts, j))):
                 return False
             continue
         if k != "assign":   # (an if, a loop ... that neither reads nor writes the path: fuzz_exprs 10417)
@@ -164,7 +190,7 @@ def _dead_across_exit(stmts: list, i: int, may_exit, need_exit: bool = True, mem
             if t["l"].get("op") != "slice" and (dst == path or path.startswith((dst + ".", dst + "["))):
                 return crossed
             if t["l"].get("op") == "slice" and dst == path:   # (fuzz_exprs 16651, helper fuzz34)
-                lo, hi = _span(t["l"])
+                lo, hi = bit_span(t["l"])
                 if span is not None and lo <= span[0] and span[1] <= hi:
                     return crossed   # a slice holding every bit stored kills the store
                 # one that does not reads the field's other bits (p4c 1.2.4.8)
@@ -175,6 +201,21 @@ def _dead_across_exit(stmts: list, i: int, may_exit, need_exit: bool = True, mem
         if j not in memo:
             memo[j] = _dead_across_exit(stmts, j, may_exit, False, memo)
         if not memo[j]:
+            return False
+    return False
+
+
+def _local_dead(stmts: list, j: int) -> bool:
+    """Whether the local declared by ``stmts[j]`` is written before any read: given whole as an
+    ``out`` argument of a sub-control apply (a call for p4c's front end), past statements that do
+    not touch it -- p4c drops its initializer, and with it the read of a store (helper fuzz35,
+    fuzz_exprs seed 17783: ``bit<48> l = (bit<48>)hdr.o.p; sc.apply(l);`` with ``out`` ``l``)."""
+    n = stmts[j]["n"]
+    for t in stmts[j + 1:]:
+        if t.get("s") == "apply_control" and any(
+                a.get("dir") == "out" and ir_path(a["e"]) == n and a["e"].get("op") == "var" for a in t["args"]):
+            return not any(a.get("dir") != "out" and any(overlap(r, n) for r in path_reads(a["e"])) for a in t["args"])
+        if not untouched([t], n):
             return False
     return False
 
