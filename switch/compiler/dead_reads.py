@@ -45,7 +45,7 @@ import json
 
 from .elab_common import ir_dicts
 from .copy_paths import ir_path as _path, overlap as _overlap, path_reads
-from .exit_blind_stores import bit_span, untouched
+from .exit_blind_stores import bit_span, mux_leftovers, mux_reads, untouched
 from .header_init import has_method_call
 from .predication import predicate_alone
 
@@ -318,7 +318,9 @@ def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple =
         k = st.get("s")
         if k == "assign" and (not scalars or (st["l"].get("t") or [None])[0] in ("bit", "int", "bool")) and \
                 _dead_field(st, paths, rest, expand):
-            del stmts[i]
+            left = mux_leftovers(st)   # (a ``?:`` condition's emptied ``if`` stays: fuzz_mutants seed 6)
+            stmts[i:i + 1] = left
+            i += len(left)
             continue
         if k == "block":
             drop_dead_field_stores(st["body"], paths, expand, rest, scalars)
@@ -408,7 +410,7 @@ def _fate(stmts: list, lp: str, expand, span=None, after: tuple = ()):
             if all(fates):
                 return True
             continue
-        if not untouched([x], lp) and not _dead_itself(x, later, expand):
+        if not untouched([x], lp) and (mux_reads(x.get("r"), lp) or not _dead_itself(x, later, expand)):
             return False
     return None
 

@@ -131,8 +131,11 @@ def drop_stores_before_exiting_applies(subs: list, roots) -> int:
             i = 0
             while i < len(stmts):
                 if _dead_across_exit(stmts + tail, i, may_exit):
-                    del stmts[i]
+                    # (a ``?:`` condition's ``if`` stays, emptied, as in p4c: :func:`_mux_reads`)
+                    left = mux_leftovers(stmts[i])
+                    stmts[i:i + 1] = left
                     dropped += 1
+                    i += len(left)
                 else:
                     i += 1
         total += dropped
@@ -197,12 +200,32 @@ def _dead_across_exit(stmts: list, i: int, may_exit, need_exit: bool = True, mem
             elif not overlap(dst, path):
                 continue
         # t reads the store (a slice write of other bits does): unless p4c drops t first, as
-        # overwritten itself before a read (its pass repeats; helper fuzz34's probes)
+        # overwritten itself before a read (its pass repeats; helper fuzz34's probes) -- but not
+        # a read in a ``?:`` condition, which stays in the ``if`` dismantled from it (:func:`mux_reads`)
+        if mux_reads(t["r"], path):
+            return False
         if j not in memo:
             memo[j] = _dead_across_exit(stmts, j, may_exit, False, memo)
         if not memo[j]:
             return False
     return False
+
+
+def mux_leftovers(st: dict) -> list:
+    """What p4c's def-use leaves of a dropped assignment ``st``: an emptied ``if`` on each ``?:``
+    condition of its value (:func:`mux_reads`), none for a plain one."""
+    return [{"s": "if", "c": d["c"], "then": [], "else": []} for d in ir_dicts(st.get("r")) if d.get("op") == "cond"]
+
+
+def mux_reads(e, path: str) -> bool:
+    """Whether a ``?:`` condition in ``e`` reads ``path``.  p4c's front-end SideEffectOrdering
+    makes ``x = c ? a : b`` an ``if (c) { tmp = a; } else { tmp = b; } x = tmp;`` before its
+    def-use: dropping ``x = tmp`` (and then the arms' stores to ``tmp``) leaves the emptied
+    ``if``, which reads ``c`` until SimplifyControlFlow removes it after the pass -- so a store
+    ``c`` reads stays, and BMv2 sends it where the sub-control exits (fuzz_mutants
+    ``--kinds mux_expr`` seed 6, helper mutz38: ``x = a + 1; x = (x % 5 == x) ? x % 5 : x;
+    sc.apply(..); hdr.s[0] = {9, 9};`` keeps ``x = a + 1``)."""
+    return any(d.get("op") == "cond" and any(overlap(r, path) for r in path_reads(d["c"])) for d in ir_dicts(e))
 
 
 def _local_dead(stmts: list, j: int) -> bool:

@@ -1,0 +1,27 @@
+"""Found by helper mutz38 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
+compiles whose behaviour checkmate-switch must match."""
+from .base import case, program
+from .fuzz27 import _SC, _SC_FR
+
+CAT = "front end (p4c-compatible)"
+
+# fuzz_mutants --kinds mux_expr seed 6 (on mutz31_division_in_a_store_dropped_across_an_exiting_sub_
+# control_read_by_the_store): p4c's front-end SideEffectOrdering makes `x = c ? a : b` an
+# `if (c) { tmp = a; } else { tmp = b; } x = tmp;` before its def-use.  Blind to SC's exit, the def-use
+# drops `x = tmp` (overwritten after the apply) and then the arms' stores to tmp, but the emptied `if`
+# still reads c until SimplifyControlFlow removes it after the pass -- so a store c reads is kept, and
+# where SC exits (h.b != 0) BMv2 sends it (s[0].x = h.a + 1).  checkmate-p4c dropped the `?:` store
+# whole and the store it read with it (s[0].x as parsed).  A store only the arms read goes with them.
+_X = "hdr.s[0].x = hdr.h.a + 1; "
+_MUX = {
+    "condition_and_arms": _X + "hdr.s[0].x = ((hdr.s[0].x % 5) == hdr.s[0].x) ? (hdr.s[0].x % 5) : hdr.s[0].x;",
+    "condition_only": _X + "hdr.s[0].x = (hdr.s[0].x == 3) ? 8w7 : 8w8;",
+    "nested_condition": _X + "hdr.s[0].x = (hdr.h.c == 1) ? ((hdr.s[0].x == 2) ? 8w7 : 8w8) : 8w6;",
+    "arms_only": _X + "hdr.s[0].x = (hdr.h.c == 1) ? hdr.s[0].x : 8w3;",
+}
+CASES = [
+    case(f"mutz38_store_read_by_a_conditional_expression_dropped_across_an_exiting_sub_control_{name}_{end}",
+         CAT, program(f"        {store}\n        sc.apply(hdr.h.b);\n        {last}\n", **_SC), frames=_SC_FR)
+    for name, store in _MUX.items()
+    for end, last in [("whole_copy", "hdr.s[0] = {9, 9};"), ("field_store", "hdr.s[0].x = 9;")]
+]
