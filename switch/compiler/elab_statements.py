@@ -14,6 +14,7 @@ from .checks_decls import dead_division_by_zero
 from .extern_params import by_position, METHODS
 from .union_defuse import drop_dead_union_stores
 from .dead_reads import drop_dead_indexed_reads, drop_stores_before_whole_copies
+from .switch_cases import drop_unvisited_locals
 from .switch_copies import drop_self_reading_copies, propagate_copies
 from .union_copies import propagate_union_copies
 from .elab_common import always_returns, ir_dicts, BOOL, E, expr_text, INTLIT, is_bits, live_prefix, mark_folded, pyname, Scope, tstr, V1_EXTERN_FUNCS, VOID
@@ -112,6 +113,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         out = live_prefix(out, exits=bool(self.ctx.get("exits_return") and self.ctx.get("kind") == "control"
                                           and not self.ctx.get("in_action")))
         left: dict = {}
+        if root and self.ctx.get("kind") == "control" and not self.ctx.get("in_action"):
+            out = drop_unvisited_locals(out, lcp=False)   # (p4c's front end, before the mid end's copies)
         drop_self_reading_copies(out, self.inlined_for_copies)
         before, out = out, propagate_copies(out, left, self.inlined_for_copies)
         self.follow_rebuilt_divisions(before, out)   # (const_index: the divisions pending keep their IR)

@@ -33,7 +33,7 @@ def _var_reads(x, out: set) -> set:
     return out
 
 
-def drop_unvisited_locals(body: list) -> list:
+def drop_unvisited_locals(body: list, lcp: bool = True) -> list:
     """After a single-case switch whose case ends in ``exit`` p4c 1.2.4.8's LocalCopyPropagation
     takes the flow as unreachable (nothing to merge with the case's) and does not visit what
     follows up to the next join (the end of an ``if`` or ``switch`` around it): reads there do not
@@ -42,55 +42,75 @@ def drop_unvisited_locals(body: list) -> list:
     switch (x) { 5: { exit; } } v = 2; h.c = v;`` writes 0 whatever x is; measured, helper fuzz22).
     Returns ``body`` with those assignments removed (a local whose assignments call anything is
     left alone).  Not modelled: RemoveReturns' flag, which such a drop makes a later ``return``
-    there ineffective."""
+    there ineffective.
+
+    An assignment to a local in that unvisited flow goes too where no visited read follows it: the
+    front end's SimplifyDefUse sees the flow so as well (a read there uses no store) and drops it
+    (fuzz_mutants seed 2915, helper mutz38: ``bit<8> v = 4; switch (x) { 5: { m = v + 1; exit; } }
+    v = 7; h.b = v;`` sends 4 on BMv2 -- v, read in the case, is live, and the case's copy
+    ``m = v + 1`` that the mid end then propagates past the switch reads 4 too).  Without ``lcp``
+    only those go: the front end's drop, made before the copies are propagated (elab_statements)."""
     live: set = set()
     unvisited: list = []
+    last_read: dict = {}   # local -> the position (walk order) of its last visited read
+    late: list = []        # (position, an unvisited assignment to a local)
+    count = [0]
+
+    def reads(x, pos: int) -> None:
+        for n in _var_reads(x, set()):
+            live.add(n)
+            last_read[n] = pos
 
     def walk(sts, visited: bool) -> bool:
         for st in sts:
             k = st.get("s")
+            count[0] += 1
+            pos = count[0]
             if not visited:
                 unvisited.append(st)
+                if k == "assign" and st["l"].get("op") == "var" and not has_method_call(st["r"]):
+                    late.append((pos, st))
             if k == "block":
                 visited = walk(st["body"], visited)
             elif k == "if":
                 if visited:
-                    _var_reads(st["c"], live)
+                    reads(st["c"], pos)
                 vt, ve = walk(st["then"] or [], visited), walk(st["else"] or [], visited)
                 visited = vt or ve
             elif k == "switch_value":
                 if visited:
-                    _var_reads(st["e"], live)
+                    reads(st["e"], pos)
                 ends = [walk(c["body"], visited) for c in st["cases"]]
                 single = len(st["cases"]) == 1 and len(st["cases"][0]["labels"]) == 1 and \
                     st["cases"][0]["labels"] != ["default"]
                 visited = False if (single and st.get("exits")) else (any(ends) or visited)
             elif visited:
                 if k == "assign" and st["l"].get("op") == "var":
-                    _var_reads(st["r"], live)
+                    reads(st["r"], pos)
                 elif k == "decl":
-                    _var_reads(st.get("init"), live)
+                    reads(st.get("init"), pos)
                 else:
-                    _var_reads({kk: v for kk, v in st.items() if kk != "p4info_rest"}, live)
+                    reads({kk: v for kk, v in st.items() if kk != "p4info_rest"}, pos)
         return visited
     walk(body, True)
     if not unvisited:
         return body
     decls = {d["n"] for d in ir_dicts(body) if d.get("s") == "decl" and not str(d.get("n", "")).startswith("L.")}
+    gone = {id(st) for pos, st in late if st["l"]["n"] in decls and last_read.get(st["l"]["n"], -1) < pos}
     read_anywhere = _var_reads(unvisited, set())
-    dead = {n for n in decls - live if n in read_anywhere}
+    dead = {n for n in decls - live if n in read_anywhere} if lcp else set()
     for d in ir_dicts(body):
         if (d.get("s") == "assign" and d["l"].get("op") == "var" and d["l"]["n"] in dead and has_method_call(d["r"])) \
                 or (d.get("s") == "decl" and d.get("n") in dead and d.get("init") is not None
                     and has_method_call(d["init"])):
             dead.discard(d.get("n") or d["l"]["n"])
-    if not dead:
+    if not dead and not gone:
         return body
 
     def strip(sts):
         out = []
         for st in sts:
-            if st.get("s") == "assign" and st["l"].get("op") == "var" and st["l"]["n"] in dead:
+            if st.get("s") == "assign" and st["l"].get("op") == "var" and st["l"]["n"] in dead or id(st) in gone:
                 continue
             if st.get("s") == "decl" and st.get("n") in dead:
                 st = dict(st, init=None)

@@ -1,6 +1,6 @@
 """Found by helper mutz38 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
 compiles whose behaviour checkmate-switch must match."""
-from .base import case, program
+from .base import H, case, program
 from .fuzz27 import _SC, _SC_FR
 
 CAT = "front end (p4c-compatible)"
@@ -24,4 +24,26 @@ CASES = [
          CAT, program(f"        {store}\n        sc.apply(hdr.h.b);\n        {last}\n", **_SC), frames=_SC_FR)
     for name, store in _MUX.items()
     for end, last in [("whole_copy", "hdr.s[0] = {9, 9};"), ("field_store", "hdr.s[0].x = 9;")]
+]
+
+# fuzz_mutants --kinds cast_slice,exit_stmt,switch_wrap seed 2915 (exit_stmt on a mutz32 copy case):
+# after a single-case switch whose case exits, p4c's front-end SimplifyDefUse sees the flow past the
+# switch as unreachable, so a read there uses no store and `v = 7` (v live before: read in the case) is
+# dropped -- BMv2 sends v's earlier value in h.b -- and the mid end's LocalCopyPropagation, taking the
+# case as always run, sends the case's `v + 1` in h.d where no case ran.  checkmate-p4c kept `v = 7`
+# (h.b = 7), which also ended the copy (h.d = 3).  A later read past the join of an `if` round them keeps
+# the store.
+_V = "bit<8> v = 4; if (hdr.h.c == 0x1111) { v = 2; } meta.m8 = 3; "
+_SW = "switch (hdr.h.a) { 5: { meta.m8 = v + 1; exit; } } "
+_UNV = {
+    "read_after_it": _V + _SW + "v = 7; hdr.h.b = v; hdr.h.d = (bit<32>)meta.m8;",
+    "read_in_an_if_after_it": _V + _SW + "v = 7; if (hdr.h.b == 9) { hdr.h.b = v; } hdr.h.d = (bit<32>)meta.m8;",
+    "read_past_the_join_of_an_if_round_them": _V + "if (hdr.h.b == 9) { " + _SW + "v = 7; hdr.h.b = v; } "
+                                              "hdr.h.d = (bit<32>)v;",
+}
+CASES += [
+    case(f"mutz38_local_store_past_a_single_case_switch_whose_case_exits_{name}", CAT,
+         program("        " + body + "\n"),
+         frames=[(1, H(a, b, c, 0x22222222)) for a in (5, 6) for b in (9, 1) for c in (0x1111, 0x1112)])
+    for name, body in _UNV.items()
 ]
