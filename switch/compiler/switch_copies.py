@@ -164,6 +164,9 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None) -> 
             for p, v in avail.items():   # (p4c propagates within the case too)
                 val = put_path(val, p, v)
             val = _tuple_elements(val, tuples)
+            if val.get("op") == "cond" and fresh is not None and st.get("s") == "assign" and dest is not None \
+                    and st["l"].get("op") != "slice" and not has_method_call(val):
+                val = _mux_temporary(st, val, fresh(val["t"]), parents[id(st)])
         for p in [p for p, v in avail.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
             del avail[p]
         for p in [p for p, items in tuples.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(items))]:
@@ -201,6 +204,16 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None) -> 
     hoist_case_locals(sw, {_root(r) for v in copies.values() for r in path_reads(v) if _root(r) in declared})
     if copies:
         sw["copies"] = copies
+
+
+def _mux_temporary(st: dict, val: dict, tmp: dict, lst: list) -> dict:
+    """p4c's front-end SideEffectOrdering makes the case's ``x = c ? a : b`` an ``if`` assigning a
+    temporary, ``x = tmp``: the copy past the switch is ``tmp``, 0 where the case did not run
+    (fuzz_mutants ``--kinds mux_expr`` seeds 125, 196, helper mutz38: ``switch (h.a) { 5: { m = h.b;
+    m = (m < 8) ? m : m + 3; } } h.d = (bit<32>)m;`` sends 0 where h.a != 5).  ``tmp`` (a control
+    local) is assigned ``val`` just before ``st`` in its list ``lst``; returns ``tmp``."""
+    lst.insert(next(i for i, x in enumerate(lst) if x is st), {"s": "assign", "l": tmp, "r": st["r"]})
+    return dict(tmp)
 
 
 def _root(path: str) -> str:

@@ -47,3 +47,24 @@ CASES += [
          frames=[(1, H(a, b, c, 0x22222222)) for a in (5, 6) for b in (9, 1) for c in (0x1111, 0x1112)])
     for name, body in _UNV.items()
 ]
+
+# fuzz_mutants --kinds mux_expr seeds 125 and 196 (a `?:` in the case of a single-case switch, on mutz32's
+# and fuzz25's copy cases): p4c's front end makes the case's `m = c ? a : b` an `if` assigning a
+# temporary and `m = tmp`, and the mid end's LocalCopyPropagation, taking the case as always run,
+# propagates `tmp` past the switch -- 0 where the case did not run (BMv2: h.d = 0, or 0 + 1 in an else
+# branch).  checkmate-p4c propagated nothing (the `?:` reads m) or the `?:` itself.  A write in one
+# branch of a later `if` ends the copy at its join (h.b = 3 where no case ran).
+_M = {
+    "reading_its_target": "switch (hdr.h.a) { 5: { meta.m8 = hdr.h.b; meta.m8 = (meta.m8 < 8) ? meta.m8 : meta.m8 + 3; } } "
+                          "if (hdr.h.c == 0x1111) { hdr.h.d = (bit<32>)meta.m8; meta.m8 = 4; } "
+                          "else { hdr.h.d = (bit<32>)meta.m8 + 1; } hdr.h.b = meta.m8;",
+    "twice": "bit<8> v = 4; switch (hdr.h.a) { 5: { meta.m8 = ((v + 1) == meta.m8) ? (v + 1) : meta.m8; "
+             "meta.m8 = (meta.m8 == 1) ? meta.m8 + 1 : meta.m8; } } hdr.h.d = (bit<32>)meta.m8;",
+    "of_fields_only": "switch (hdr.h.a) { 5: { meta.m8 = (hdr.h.b == 9) ? 8w7 : hdr.h.b; } } hdr.h.d = (bit<32>)meta.m8;",
+}
+CASES += [
+    case(f"mutz38_conditional_expression_in_a_single_case_switch_copied_as_its_temporary_{name}", CAT,
+         program("        meta.m8 = 3; " + body + "\n"),
+         frames=[(1, H(a, b, c, 0x22222222)) for a in (5, 6) for b in (9, 1) for c in (0x1111, 0x1112)])
+    for name, body in _M.items()
+]
