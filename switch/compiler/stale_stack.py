@@ -164,6 +164,9 @@ def track_copies(env: dict, st: dict, trackable) -> None:
     s = st.get("s")
     if s == "extract_next" or s == "nop" or s == "verify" or not copies and s not in ("assign", "decl"):
         return   # (extract_next: mark_stale, through const_index's forgetting)
+    if s == "assign" and any(d.get("op") == "cond" for d in ir_dicts(st["r"])):
+        env.pop(COPIES, None)   # (a `?:` is an `if` for p4c: RemoveParserControlFlow splits the state there)
+        return
     if s in ("assign", "decl", "extract", "setvalid"):
         lv = st["l"] if s == "assign" else {"op": "var", "n": st["n"], "t": st["t"]} if s == "decl" else st["h"]
         ks = [path_key(x) for x in [lv] + list(st.get("siblings") or ())]

@@ -2,6 +2,7 @@
 compiles whose behaviour checkmate-switch must match."""
 from .base import H, case, program
 from .fuzz27 import _SC, _SC_FR
+from .mutz29 import _COPY_PARSER
 
 CAT = "front end (p4c-compatible)"
 
@@ -67,4 +68,18 @@ CASES += [
          program("        meta.m8 = 3; " + body + "\n"),
          frames=[(1, H(a, b, c, 0x22222222)) for a in (5, 6) for b in (9, 1) for c in (0x1111, 0x1112)])
     for name, body in _M.items()
+]
+
+# fuzz_mutants --kinds mux_expr seed 20 (a parser `?:` on mutz29_stack_copies_propagated_past_extract_
+# next), in part: p4c's front end makes a parser's `x = c ? a : b` an `if`, which RemoveParserControlFlow
+# turns into new states, so the mid end's copy propagation (per state) forgets the copies made before
+# it: `meta.m16 = (bit<16>)hdr.s[1].b` is no longer read after the extracts as `s[1].b` (BMv2: h.c = 0,
+# s[1] not yet extracted where it was stored).  checkmate-p4c propagated it across (h.c = s[1].b).
+_MUX_PARSER = _COPY_PARSER.replace("meta.m32 = 5;", "meta.m32 = {mux};")
+CASES += [
+    case(f"mutz38_parser_conditional_expression_ends_the_stack_copies_before_it_{name}", CAT, program(
+        "", fields="    h_t[3] s;\n", parser=_MUX_PARSER.replace("{mux}", mux),
+        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
+        frames=[(1, H(1, 2, 3, 4) + bytes(range(40))), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes(range(100, 140)))])
+    for name, mux in [("of_a_field", "(hdr.h.b == 2) ? 32w5 : 32w6"), ("nested", "(hdr.h.b == 2) ? 32w5 : ((hdr.h.a == 7) ? 32w9 : 32w6)")]
 ]
