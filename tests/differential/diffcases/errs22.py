@@ -1,0 +1,38 @@
+"""Programs found by helper errs22 (issue #15): a ninth sweep of probe programs of our own (kept in
+/work/e22, outside the repository: parser `select` on tuples, masks, ranges and value sets, default
+placement and `_`, header stack `next`/`last`/`lastIndex` in parsers, `verify` and `error`
+comparisons, `@priority`/`priority=` with `largest_priority_wins`, non-const `entries`, table size
+and selector properties, `@match`, `bit<0>`/`int<1>`, wide shifts, casts of negative literals,
+nested `?:`, varbit extracts, `advance`, `@noWarn`, function-like macros, `static_assert`), each
+decided by real p4c 1.2.4.8 and, for what runs, by simple_switch_grpc.
+
+``CASES``: programs p4c accepts that checkmate-p4c refused or ran differently.  ``INVALID`` (read by
+tests/differential/test_invalid.py): programs p4c rejects that checkmate-p4c accepted.  Positions:
+tests/p4c/test_error_lines.py.
+"""
+from .base import case, H, program, start_state, VALUES
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# A constant of a tuple type as the whole keyset of a select on two keys (`const tuple<bit<8>,
+# bit<8>> KT = {1, 2};` ... `select(a, b) { KT: ...; }`): p4c takes it as the keyset `(1, 2)` and
+# its JSON loads; checkmate-p4c refused "select case has 1 keysets for 2 keys" (/work/e22 pa
+# a_label_tuple_const).  A tuple constant of other element types stays p4c's type error.
+_KT_PARSER = start_state() + """
+    state parse_h {
+        pkt.extract(hdr.h);
+        transition select(hdr.h.a, hdr.h.b) { KT: p2; KU: p3; KB: p2; default: accept; }
+    }
+    state p2 { meta.m8 = 7; transition accept; }
+    state p3 { meta.m8 = 9; transition select(hdr.h.a, hdr.h.c == 0x0304) { KC: p2; default: accept; } }"""
+CASES.append(case("errs22_tuple_constant_as_a_select_keyset", CAT, program(
+    "        hdr.h.d = (bit<32>)meta.m8;\n", parser=_KT_PARSER,
+    top="const tuple<bit<8>, bit<8>> KT = { 1, 2 };\nconst tuple<bit<8>, bit<8>> KU = { 0x11, 0x22 };\n"
+        "const tuple<bit<8>, bit<8>> KB = { 0xee, 0 };\nconst tuple<bit<8>, bool> KC = { 0x11, true };\n"),
+    frames=list(VALUES) + [(1, H(0x11, 0x22, 0x0304, 0)), (2, H(0x11, 0x22, 0x0305, 0)), (3, H(0xee, 0, 1, 2))],
+    json_path=True))
+
+INVALID = {
+}
