@@ -453,6 +453,11 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                     raise E(call.loc, f"{m}() takes no arguments")
                 self.check_lvalue(base, scope)
                 self.conditional_in_action(call.loc, f"{expr_text(base)}.{m}")
+                if base.kind == "member" and base.name == "next":
+                    # p4c writes add_header/remove_header of a "stack_field" [stack, "next"], which
+                    # simple_switch 1.15.5 loads and dies executing (actions.h "Default switch case
+                    # should not be reachable"; errs22 probe a_stk_next_setvalid)
+                    return self.bmv2_dies(call.loc, f"{expr_text(base)}.{m}()", extern=False)
                 return [{"s": "setvalid", "h": ir, "v": m == "setValid",
                          "siblings": self.union_siblings(ir) if m == "setValid" else [],
                          "bytes": self.headers[t[1]]["bytes"]}]

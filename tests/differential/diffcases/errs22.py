@@ -34,5 +34,23 @@ CASES.append(case("errs22_tuple_constant_as_a_select_keyset", CAT, program(
     frames=list(VALUES) + [(1, H(0x11, 0x22, 0x0304, 0)), (2, H(0x11, 0x22, 0x0305, 0)), (3, H(0xee, 0, 1, 2))],
     json_path=True))
 
+
+# `hs.next.setValid()` / `setInvalid()` in a parser state: p4c writes add_header / remove_header of a
+# "stack_field" ["s", "next"]; simple_switch 1.15.5 loads it and dies on the first packet that gets
+# there (actions.h: "Default switch case should not be reachable"); checkmate-switch made s[nextIndex]
+# valid and forwarded the packet.  It now drops the packet there with a trace line
+# (elab_statements.bmv2_dies; /work/e22 pa a_stk_next_setvalid; tests/p4c/test_load_refused.py DIES).
+# P4Info compared only (BMv2 cannot run it).
+_DIES = "simple_switch 1.15.5 dies executing hs.next.setValid() in a parser (actions.h: default switch case)"
+CASES.append(case("errs22_stack_next_set_valid_in_a_parser", CAT, program(
+    "        hdr.h.b = meta.m8;\n", headers="header s_t { bit<8> v; }\n", fields="    s_t[3] s;\n",
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);", parser=start_state() + """
+    state parse_h {
+        pkt.extract(hdr.h);
+        pkt.extract(hdr.s.next);
+        hdr.s.next.setValid();
+        transition accept;
+    }"""), p4info_only=_DIES))
+
 INVALID = {
 }
