@@ -124,7 +124,9 @@ class ParserRules:
                         if vs is not None:
                             cases.append({"keysets": [vs] + [{"k": "default"}] * (len(keys) - 1), "to": c.to})
                             continue
-                    const_ks = self.tuple_const_keysets(ks[0], keys, sscope, tr.loc) if len(ks) == 1 and len(keys) > 1 else None
+                    if len(ks) == 1 and ks[0].kind == "list" and not ks[0].get("dots") and len(ks[0].items) == len(keys):
+                        ks = ks[0].items   # (`{1, 2}`: the keyset (1, 2) for p4c; errs22 e_kt_list_literal)
+                    const_ks = self.tuple_const_keysets(ks[0], keys, sscope, tr.loc) if len(ks) == 1 else None
                     if const_ks is None and len(ks) != len(keys):
                         raise E(c.loc, f"select case has {len(ks)} keysets for {len(keys)} keys")
                     for k in ks if len(ks) > 1 else ():   # (a value set is a whole keyset, p4c)

@@ -35,6 +35,19 @@ CASES.append(case("errs22_tuple_constant_as_a_select_keyset", CAT, program(
     json_path=True))
 
 
+# The same with a list expression as the keyset (`select(a, b) { { 1, 2 }: ... }`) and a tuple
+# constant of one element for one key (`select(a) { K1: ... }`): p4c takes both (/work/e22 pe
+# e_kt_list_literal, e_kt_single_key); checkmate-p4c refused them
+CASES.append(case("errs22_list_keyset_and_one_element_tuple_constant", CAT, program(
+    "        hdr.h.d = (bit<32>)meta.m8;\n", top="const tuple<bit<8>> K1 = { 0x11 };\n", parser=start_state() + """
+    state parse_h {
+        pkt.extract(hdr.h);
+        transition select(hdr.h.a, hdr.h.b) { { 1, 2 }: p2; { 0x11, 0x22 }: p3; default: accept; }
+    }
+    state p2 { meta.m8 = 7; transition accept; }
+    state p3 { meta.m8 = 9; transition select(hdr.h.a) { K1: p2; default: accept; } }"""),
+    frames=list(VALUES) + [(1, H(0x11, 0x22, 0x0304, 0)), (2, H(0x11, 0x23, 0, 0))], json_path=True))
+
 # `hs.next.setValid()` / `setInvalid()` in a parser state: p4c writes add_header / remove_header of a
 # "stack_field" ["s", "next"]; simple_switch 1.15.5 loads it and dies on the first packet that gets
 # there (actions.h: "Default switch case should not be reachable"); checkmate-switch made s[nextIndex]
