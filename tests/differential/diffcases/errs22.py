@@ -48,6 +48,18 @@ CASES.append(case("errs22_list_keyset_and_one_element_tuple_constant", CAT, prog
     state p3 { meta.m8 = 9; transition select(hdr.h.a) { K1: p2; default: accept; } }"""),
     frames=list(VALUES) + [(1, H(0x11, 0x22, 0x0304, 0)), (2, H(0x11, 0x23, 0, 0))], json_path=True))
 
+# `...` in a list keyset: the keys past the list match their default value, 0 (`select(a, b) {
+# { 0, ... }: }` is p4c's JSON value 0x0000; /work/e22 pg g_l_dots, ph h_dots_*); checkmate-p4c refused
+CASES.append(case("errs22_list_keyset_with_dots", CAT, program(
+    "        hdr.h.d = (bit<32>)meta.m8;\n", parser=start_state() + """
+    state parse_h {
+        pkt.extract(hdr.h);
+        transition select(hdr.h.a, hdr.h.b, hdr.h.c) { { 0, ... }: p2; { 0x11, 0x22, ... }: p3; { ... }: p3; default: accept; }
+    }
+    state p2 { meta.m8 = 7; transition accept; }
+    state p3 { meta.m8 = 9; transition accept; }"""),
+    frames=list(VALUES) + [(1, H(0x11, 0x22, 0, 0)), (2, H(0, 0, 5, 0)), (3, H(0x11, 0x22, 3, 0))], json_path=True))
+
 # `hs.next.setValid()` / `setInvalid()` in a parser state: p4c writes add_header / remove_header of a
 # "stack_field" ["s", "next"]; simple_switch 1.15.5 loads it and dies on the first packet that gets
 # there (actions.h: "Default switch case should not be reachable"); checkmate-switch made s[nextIndex]
@@ -66,4 +78,12 @@ CASES.append(case("errs22_stack_next_set_valid_in_a_parser", CAT, program(
     }"""), p4info_only=_DIES))
 
 INVALID = {
+    # a value set as the one element of a list keyset (`select(a) { { vs }: ... }`): p4c's "vs: must
+    # evaluate to a compile-time constant"; the list unwrapping (errs22) took it as the value set (pg g_l_vs_only_one)
+    "errs22_value_set_inside_a_list_keyset": (
+        program("        hdr.h.b = meta.m8;\n", parser="    value_set<bit<8>>(4) vs8;\n" + start_state() + """
+    state parse_h {
+        pkt.extract(hdr.h);
+        transition select(hdr.h.a) { { vs8 }: accept; default: accept; }
+    }"""), ("must evaluate to a compile-time constant",)),
 }
