@@ -248,6 +248,11 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             if lt[0] == "hview":   # a struct laid out in a header: assigned field by field
                 return self.assign_view(lhs, lt, self.coerce(self.expr(s.rhs, scope), ["struct", lt[3]], s.rhs.loc),
                                         s.loc)
+            if s.lhs.kind == "member" and s.lhs.name == "next" and lt[0] == "header":
+                # p4c's assign_header into a "stack_field" ["hs", "next"]: simple_switch 1.15.5 loads it
+                # and dies executing it, as for hs.next.setValid() (errs22 probe e_stk_next_assign_whole)
+                self.assign_stmt(s, scope, lhs, lt)   # (its type checks)
+                return self.bmv2_dies(s.loc, f"{expr_text(s.lhs)} = {expr_text(s.rhs)}", extern=False)
             mk = self.match_kind_store_begin(s.rhs)
             return self.match_kind_store_end(mk, self.assign_stmt(s, scope, lhs, lt))
         if k == "if":

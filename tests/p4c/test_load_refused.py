@@ -339,6 +339,12 @@ DIES = {
         "state start { pkt.extract(hdr.h); transition select(hdr.h.a) { 9: lg; default: accept; } }\n"
         "    state lg { hdr.s.next.setValid(); hdr.s.next.setInvalid(); transition accept; }"),
         "hdr.s.next.setValid(); hdr.s.next.setInvalid();"),
+    # ... and `hs.next = hs[0];` (p4c's assign_header into that stack_field; checkmate-switch refused
+    # the build, "Unsupported: assignment to stack.next"; errs22 e_stk_next_assign_whole)
+    "stack_next_assigned_in_a_parser_state": (program().replace("struct headers { h_t h; }", "struct headers { h_t h; h_t[2] s; }").replace(
+        "state start { pkt.extract(hdr.h); transition accept; }",
+        "state start { pkt.extract(hdr.h); transition select(hdr.h.a) { 9: lg; default: accept; } }\n"
+        "    state lg { hdr.s.next = hdr.h; transition accept; }"), "hdr.s.next = hdr.h;"),
 }
 
 

@@ -60,7 +60,8 @@ CASES.append(case("errs22_list_keyset_with_dots", CAT, program(
     state p3 { meta.m8 = 9; transition accept; }"""),
     frames=list(VALUES) + [(1, H(0x11, 0x22, 0, 0)), (2, H(0, 0, 5, 0)), (3, H(0x11, 0x22, 3, 0))], json_path=True))
 
-# `hs.next.setValid()` / `setInvalid()` in a parser state: p4c writes add_header / remove_header of a
+# `hs.next.setValid()` / `setInvalid()` / `hs.next = x` in a parser state: p4c writes add_header /
+# remove_header / assign_header of a
 # "stack_field" ["s", "next"]; simple_switch 1.15.5 loads it and dies on the first packet that gets
 # there (actions.h: "Default switch case should not be reachable"); checkmate-switch made s[nextIndex]
 # valid and forwarded the packet.  It now drops the packet there with a trace line
@@ -74,6 +75,7 @@ CASES.append(case("errs22_stack_next_set_valid_in_a_parser", CAT, program(
         pkt.extract(hdr.h);
         pkt.extract(hdr.s.next);
         hdr.s.next.setValid();
+        hdr.s.next = hdr.s[0];
         transition accept;
     }"""), p4info_only=_DIES))
 
