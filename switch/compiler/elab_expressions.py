@@ -705,7 +705,7 @@ class ExpressionRules:
                     # anymore, but it did"; /work/e21 pa a_c_const_header_isvalid)
                     raise E(n.loc, f"{fn.base.name}.isValid(): Compiler Bug: typechecking should not infer new types "
                                    "anymore, but it did (p4c 1.2.4.8: isValid() of a constant header)")
-                return {"op": "isvalid", "h": ir, "t": BOOL}, BOOL
+                return self.isvalid_ir(fn.base, ir), BOOL
             if m == "apply" and fn.base.kind == "name":
                 ent = scope.lookup(fn.base.name)
                 if ent and ent[0] == "table":

@@ -56,6 +56,20 @@ BMV2_JSON_ARRAY = ("simple_switch dies loading p4c's JSON: Json::LogicError: in 
 class LoadRefusalRules:
     """Mixin of the Elaborator: BMv2's load refusals of p4c-compiled programs (module docstring)."""
 
+    def isvalid_ir(self, base, ir) -> dict:
+        """``base.isValid()``.  ``hs.last.isValid()`` (in a parser: ``last`` is refused elsewhere):
+        p4c writes the field ``[["hs", "last"], "$valid$"]``, a list where simple_switch 1.15.5 wants
+        the header's name, and it refuses the JSON ("Json::LogicError: Type is not convertible to
+        string"; errs22 probe a_stk_last_isvalid)."""
+        if base.kind == "member" and base.name == "last":
+            first = base
+            while first.kind == "member":
+                first = first.base
+            self.load_refusal(first.loc, f"{expr_text(base)}.isValid(): p4c writes a field of the stack's last "
+                                   "element that simple_switch cannot load (Json::LogicError: Type is not "
+                                   "convertible to string)")
+        return {"op": "isvalid", "h": ir, "t": BOOL}
+
     def load_refusal(self, loc, message: str) -> None:
         """A construct p4c compiles whose BMv2 JSON simple_switch refuses to load: checkmate-p4c
         compiles it too, as p4c does, and the build's ``load_error`` makes checkmate-switch refuse

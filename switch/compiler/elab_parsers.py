@@ -124,15 +124,25 @@ class ParserRules:
                         if vs is not None:
                             cases.append({"keysets": [vs] + [{"k": "default"}] * (len(keys) - 1), "to": c.to})
                             continue
-                    if len(ks) != len(keys):
+                    lst = ks[0] if len(ks) == 1 and ks[0].kind == "list" else None
+                    pad = 0
+                    if lst is not None and (len(lst.items) == len(keys) or lst.get("dots") and len(lst.items) < len(keys)):
+                        # `{1, 2}`: the keyset (1, 2) for p4c (errs22 e_kt_list_literal); `{1, ...}`: the
+                        # keys past the list match their default value, 0 (p4c's JSON: 0x0100; g_l_dots)
+                        pad, ks = len(keys) - len(lst.items), lst.items
+                    else:
+                        lst = None
+                    const_ks = self.tuple_const_keysets(ks[0], keys, sscope, tr.loc) if len(ks) == 1 and not pad else None
+                    if const_ks is None and len(ks) + pad != len(keys):
                         raise E(c.loc, f"select case has {len(ks)} keysets for {len(keys)} keys")
-                    for k in ks if len(ks) > 1 else ():   # (a value set is a whole keyset, p4c)
+                    for k in ks if len(ks) > 1 or lst is not None else ():   # (a value set is a whole keyset, p4c)
                         if k.kind == "name" and (sscope.lookup(k.name) or ("",))[0] == "value_set":
                             raise E(k.loc, f"{k.name}: must evaluate to a compile-time constant (a value_set "
                                            "cannot be one component of a tuple keyset)")
                     # a header field declared bool (kept as bit<1>) is a bool key: its labels are bools
-                    case = {"keysets": [self.keyset(k, BOOL if self.is_bool_header_field(kir) else kt, sscope, tr.loc)
-                                        for k, (kir, kt) in zip(ks, keys)], "to": c.to}
+                    case = {"keysets": const_ks or [self.keyset(k, BOOL if self.is_bool_header_field(kir) else kt, sscope, tr.loc)
+                                                    for k, (kir, kt) in zip(ks, keys)] + [{"k": "value", "v": 0}] * pad,
+                            "to": c.to}
                     if len(keys) == 1 and (keys[0][1][0] == "int" or keys[0][1][0] == "serenum" and keys[0][1][2][0] == "int"):
                         self.negative_select_label(ks[0], keys[0][1], sscope)
                     if len(c.keysets) > 1 and all(k["k"] == "default" for k in case["keysets"]):
@@ -198,6 +208,22 @@ class ParserRules:
                                       f"({', '.join(tstr(kt) for kt in kts)})")
         rec["used"] = True
         return {"k": "vset", "obj": rec["py"], "widths": widths}
+
+    def tuple_const_keysets(self, k: Node, keys, scope, sel_loc=None) -> list | None:
+        """A constant of a tuple type as the whole keyset of a tuple of keys (``const tuple<bit<8>,
+        bit<8>> KT = {1, 2};`` ... ``select(a, b) { KT: ... }``): p4c accepts it as the keyset
+        ``(1, 2)`` (errs22 probe a_label_tuple_const); None for any other keyset."""
+        if k.kind != "name" or (scope.lookup(k.name) or ("",))[0] != "const":
+            return None
+        ir, t = self.expr(k, scope)
+        if ir.get("op") != "list" or t[0] != "list":
+            return None
+        kts = [kt for _, kt in keys]
+        if [it["t"] for it in ir["items"]] != kts:   # (p4c: a type error on the 'SelectExpression')
+            its = ", ".join(tstr(it["t"]) for it in ir["items"])
+            raise E(sel_loc or k.loc, f"{k.name} of type tuple<{its}> cannot be the keyset of select keys "
+                                      f"({', '.join(tstr(kt) for kt in kts)})")
+        return [{"k": "value", "v": int(self.fold(it))} for it in ir["items"]]
 
     def negative_select_label(self, k: Node, kt, scope) -> None:
         """A negative label of a select on one signed key (``-3:``, ``-1 &&& 0x0f``): p4c writes the

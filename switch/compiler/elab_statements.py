@@ -251,6 +251,11 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             if lt[0] == "hview":   # a struct laid out in a header: assigned field by field
                 return self.assign_view(lhs, lt, self.coerce(self.expr(s.rhs, scope), ["struct", lt[3]], s.rhs.loc),
                                         s.loc)
+            if s.lhs.kind == "member" and s.lhs.name == "next" and lt[0] == "header":
+                # p4c's assign_header into a "stack_field" ["hs", "next"]: simple_switch 1.15.5 loads it
+                # and dies executing it, as for hs.next.setValid() (errs22 probe e_stk_next_assign_whole)
+                self.assign_stmt(s, scope, lhs, lt)   # (its type checks)
+                return self.bmv2_dies(s.loc, f"{expr_text(s.lhs)} = {expr_text(s.rhs)}", extern=False)
             mk = self.match_kind_store_begin(s.rhs)
             return self.match_kind_store_end(mk, self.assign_stmt(s, scope, lhs, lt))
         if k == "if":
@@ -456,6 +461,11 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                     raise E(call.loc, f"{m}() takes no arguments")
                 self.check_lvalue(base, scope)
                 self.conditional_in_action(call.loc, f"{expr_text(base)}.{m}")
+                if base.kind == "member" and base.name == "next":
+                    # p4c writes add_header/remove_header of a "stack_field" [stack, "next"], which
+                    # simple_switch 1.15.5 loads and dies executing (actions.h "Default switch case
+                    # should not be reachable"; errs22 probe a_stk_next_setvalid)
+                    return self.bmv2_dies(call.loc, f"{expr_text(base)}.{m}()", extern=False)
                 return [{"s": "setvalid", "h": ir, "v": m == "setValid",
                          "siblings": self.union_siblings(ir) if m == "setValid" else [],
                          "bytes": self.headers[t[1]]["bytes"]}]

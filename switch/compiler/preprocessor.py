@@ -253,8 +253,8 @@ class Preprocessor:
         open_lines = _lines_ending_in_comment(text)
         text = strip_comments(text, file)
         raw = text.split("\n")
-        # conditional stack entries: [active, taken_any, parent_active]
-        stack: list[list[bool]] = []
+        # conditional stack entries: [active, taken_any, parent_active, else_seen, Loc of the #if]
+        stack: list[list] = []
         active = True
         # `#line N "f"` renumbers for cpp (__LINE__, __FILE__) and for positions; `# N "f"` is
         # passed through by p4c's cpp (-x assembler-with-cpp) and renumbers positions only
@@ -298,11 +298,11 @@ class Preprocessor:
                     if not name:
                         raise P4CompileError(loc, f"#{d} needs a macro name")
                     cond = self.defined(name) == (d == "ifdef")
-                    stack.append([active and cond, cond, active, False])
+                    stack.append([active and cond, cond, active, False, loc])
                     active = active and cond
                 elif d == "if":
                     cond = self._eval(rest, loc) if active else False
-                    stack.append([active and cond, cond, active, False])
+                    stack.append([active and cond, cond, active, False, loc])
                     active = active and cond
                 elif d == "elif":
                     if not stack:
@@ -413,8 +413,8 @@ class Preprocessor:
             for k in range(joined):
                 self.out.append(Line(pos_file, lineno + pos_delta + 1 + k, ""))
             i += joined
-        if stack:
-            raise P4CompileError(Loc(file, len(raw), 1), "missing #endif")
+        if stack:   # (cpp names the #if left open: errs22 probe c_def_unterminated_if)
+            raise P4CompileError(stack[-1][4], "unterminated #if (missing #endif)")
 
     def _arg_conditional(self, s: str, local: list, loc: Loc) -> bool:
         """A conditional directive among a macro call's arguments, on the call's own stack

@@ -46,6 +46,7 @@ from diffcases.opens2 import INVALID as OPENS2_INVALID
 from diffcases.errs20 import INVALID as ERRS20_INVALID
 from diffcases.corpus22 import INVALID as CORPUS22_INVALID
 from diffcases.errs21 import INVALID as ERRS21_INVALID
+from diffcases.errs22 import INVALID as ERRS22_INVALID
 
 TOP_ENUM = "enum bit<8> Color { Red = 1, Blue = 2 }\n"
 _UPD = "control U(inout h_t x, in bit<8> k) { apply { update_checksum(x.isValid(), { x.a, k }, x.c, HashAlgorithm.csum16); } }\n"
@@ -615,6 +616,7 @@ INVALID.update(OPENS2_INVALID)
 INVALID.update(ERRS20_INVALID)
 INVALID.update(CORPUS22_INVALID)
 INVALID.update(ERRS21_INVALID)
+INVALID.update(ERRS22_INVALID)
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 
 _HAVE_P4C = bmv2_available() is None

@@ -150,6 +150,11 @@ CASES = {
     "string_constructor_parameter_given_a_number": (
         program(top="control SubS(inout h_t h)(string k) { apply { log_msg(k); } }", locals="    SubS(3) s;",
                 body="        s.apply(hdr.h);"), "control SubS", "type mismatch"),
+    # (errs22) an #if left open: cpp names the innermost open conditional's line ("unterminated
+    # #ifndef"); checkmate-p4c named the last line of the file (/work/e22 pc c_def_unterminated_if)
+    "unterminated_if_named_at_its_line": (
+        program(top="#if 1\n#ifndef NOPE\nconst bit<8> KX = 1;\n#endif\n#ifdef NOPE2\n#else\nconst bit<8> KY = 1;"),
+        "#ifdef NOPE2", "unterminated #if"),
 }
 
 

@@ -125,6 +125,11 @@ REFUSED = {
     # helper mutz33: p4c puts a deparser's extern calls in its primitives, and simple_switch loads the
     # deparsers before the calculations (a digest, log_msg or truncate there loads: LOADED)
     "hash_in_deparser": (_D_HASH, "(q, Hash", "Invalid reference to object of type 'calculation'"),
+    # `hs.last.isValid()` in a parser: p4c's field [["s", "last"], "$valid$"] (errs22 a_stk_last_isvalid)
+    "stack_last_is_valid_in_a_parser": (program().replace("struct headers { h_t h; }", "struct headers { h_t h; h_t[2] s; }").replace(
+        "state start { pkt.extract(hdr.h); transition accept; }",
+        "state start { pkt.extract(hdr.h); pkt.extract(hdr.s.next); transition select(hdr.s.last.isValid()) "
+        "{ true: accept; default: reject; } }"), "hdr.s.last.isValid()", "Type is not convertible to string"),
 }
 _UNUSED_TABLE = "    table t {{ key = {{ {key} }} actions = {{ {acts} }} {rest}}}"
 LOADED = {
@@ -327,6 +332,19 @@ DIES = {
                                   body="        r16_t[2] r; if (hdr.h.a == 9) { hash(r, HashAlgorithm.crc16, 16w0, "
                                        "{ hdr.h.a }, 16w1024); hdr.h.b = r[0].v; }"),
                           "hash(r, HashAlgorithm.crc16, 16w0, { hdr.h.a }, 16w1024); hdr.h.b = r[0].v;"),
+    # `hs.next.setValid()` / `setInvalid()` in a parser state: p4c's add_header/remove_header of a
+    # stack_field "next", simple_switch dies executing it; checkmate-switch made hs[nextIndex] valid (errs22)
+    "stack_next_set_valid_in_a_parser_state": (program().replace("struct headers { h_t h; }", "struct headers { h_t h; h_t[2] s; }").replace(
+        "state start { pkt.extract(hdr.h); transition accept; }",
+        "state start { pkt.extract(hdr.h); transition select(hdr.h.a) { 9: lg; default: accept; } }\n"
+        "    state lg { hdr.s.next.setValid(); hdr.s.next.setInvalid(); transition accept; }"),
+        "hdr.s.next.setValid(); hdr.s.next.setInvalid();"),
+    # ... and `hs.next = hs[0];` (p4c's assign_header into that stack_field; checkmate-switch refused
+    # the build, "Unsupported: assignment to stack.next"; errs22 e_stk_next_assign_whole)
+    "stack_next_assigned_in_a_parser_state": (program().replace("struct headers { h_t h; }", "struct headers { h_t h; h_t[2] s; }").replace(
+        "state start { pkt.extract(hdr.h); transition accept; }",
+        "state start { pkt.extract(hdr.h); transition select(hdr.h.a) { 9: lg; default: accept; } }\n"
+        "    state lg { hdr.s.next = hdr.h; transition accept; }"), "hdr.s.next = hdr.h;"),
 }
 
 
