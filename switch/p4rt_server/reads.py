@@ -275,7 +275,7 @@ class EntityReader:
 
 
 def _check_p4info_params(st, table, entry, what: str) -> None:
-    """Refuse to read an entry whose action is one this table's body of takes another number of
+    """Refuse to read an entry whose action, as this table's body has it, takes another number of
     parameters than the P4Info lists (two table actions sharing a name: compiler/action_twins) --
     only the program's own default action and const entries can hold one (writes refuse it).  Its
     data cannot be written as the P4Info's action; simple_switch_grpc 1.15.5 dies on such a read

@@ -30,6 +30,12 @@ def child():
     p = subprocess.Popen([sys.executable, "-c", CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert p.stdout.readline().strip() == "ready"
+        # the burning thread's join returns before the kernel releases it: until then it is still
+        # listed in /proc/PID/task with its schedstat (a loaded CI run read the process clock's
+        # exact value as the live threads' sum)
+        deadline = time.monotonic() + 10
+        while len(os.listdir(f"/proc/{p.pid}/task")) > 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
         yield p
     finally:
         p.stdin.close()
