@@ -155,7 +155,13 @@ def test_a_bmv2_gone_when_an_op_starts_is_its_death(targets, monkeypatch):
             raise grpc.FutureTimeoutError()
         return real(sides, op, norm)
     monkeypatch.setattr(fuzz_p4rt, "run_both", run_both)
-    res = run_seed(targets, 0, 12)
+    for _ in range(3):   # (a BMv2 that died on its own before the kill -- simple_switch_grpc 1.15.5's
+        # occasional heap corruption, "corrupted double-linked list" at the first op in a CI run -- is
+        # restarted by targets.check(): the run is made again)
+        calls.clear()
+        res = run_seed(targets, 0, 12)
+        if len(calls) == 6:
+            break
     assert res.p4c_ok and only_bmv2(res.died) and len(calls) == 6
     monkeypatch.setattr(fuzz_p4rt, "run_both", real)
     assert not run_seed(targets, 0, 3).died   # restarted
