@@ -7,7 +7,7 @@ inside the other.  :func:`may_write` is deliberately pessimistic: a statement it
 through (an action call, a table apply) may write any path it could reach."""
 from __future__ import annotations
 
-from .elab_common import ir_dicts
+from .elab_common import ir_dicts, ir_replace
 
 # statements that by themselves write nothing but what their assignments name
 _PLAIN = ("assign", "decl", "block", "if", "switch_value", "return", "exit", "empty", "nop",
@@ -98,13 +98,7 @@ def may_write(st: dict, path: str) -> bool:
 
 def put_path(x, path: str, val):
     """``x`` with each read of ``path`` replaced by ``val``."""
-    if isinstance(x, list):
-        return [put_path(v, path, val) for v in x]
-    if not isinstance(x, dict):
-        return x
-    if x.get("op") in ("var", "field", "stack_idx") and ir_path(x) == path:
-        return dict(val)
-    return {k: put_path(v, path, val) for k, v in x.items()}
+    return ir_replace(x, lambda d: dict(val) if d.get("op") in ("var", "field", "stack_idx") and ir_path(d) == path else None)
 
 
 def same_objects(a: list, b: list) -> bool:

@@ -264,6 +264,20 @@ def ir_dicts(x, skip: str | None = None):
             yield from ir_dicts(v, skip)
 
 
+def ir_replace(x, fn):
+    """A copy of IR value ``x`` with each dict that ``fn`` gives a replacement for (not None)
+    replaced by it, outermost first (a replacement is not looked into); the rest rebuilt around
+    it, through lists and dict values.  ``x`` itself is not changed."""
+    if isinstance(x, list):
+        return [ir_replace(v, fn) for v in x]
+    if not isinstance(x, dict):
+        return x
+    r = fn(x)
+    if r is not None:
+        return r
+    return {k: ir_replace(v, fn) for k, v in x.items()}
+
+
 def ir_any(x, pred) -> bool:
     """Whether some dict of an IR value (see :func:`ir_dicts`; types under ``t`` are not
     looked into) satisfies ``pred``."""

@@ -45,7 +45,7 @@ a later parameter's copy-out overwrites (``s.apply(hdr.h, hdr)``: ``hdr`` is cop
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import E, expr_text, has_call, ir_dicts
+from .elab_common import E, expr_text, has_call, ir_dicts, ir_replace
 from .exit_blind_stores import stores_dead_across_exits
 from .union_defuse import path_chain, no_hits, overwritten, substitute, touches, switch_cases, walk_rest
 
@@ -522,13 +522,7 @@ def _call_view(el, call: dict, lv) -> list | None:
 
 def _without(x, node):
     """IR ``x`` with ``node`` (by identity) made a constant: what else an expression reads."""
-    if x is node:
-        return {"op": "const", "v": 0}
-    if isinstance(x, list):
-        return [_without(v, node) for v in x]
-    if isinstance(x, dict):
-        return {k: _without(v, node) for k, v in x.items()}
-    return x
+    return ir_replace(x, lambda d: {"op": "const", "v": 0} if d is node else None)
 
 
 def _param_ends(view: list, outs: set) -> list:

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import copy
 
-from .elab_common import ir_dicts
+from .elab_common import ir_dicts, ir_replace
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
 from .dead_reads import drop_dead_field_stores
 from .header_init import has_method_call
@@ -364,14 +364,12 @@ def _call_copies(st: dict, rec: dict | None, fold, outer: dict) -> dict:
 
 def _tuple_elements(x, tuples: dict):
     """``x`` with each constant-index element of a tuple local in ``tuples`` replaced by its value."""
-    if isinstance(x, list):
-        return [_tuple_elements(v, tuples) for v in x]
-    if not isinstance(x, dict):
-        return x
-    if x.get("op") == "tuple_idx" and (x["a"].get("op") == "var") and x["a"]["n"] in tuples \
-            and isinstance(x.get("i"), int) and x["i"] < len(tuples[x["a"]["n"]]):
-        return _tuple_elements(dict(tuples[x["a"]["n"]][x["i"]]), tuples)
-    return {k: _tuple_elements(v, tuples) for k, v in x.items()}
+    def element(d):
+        if d.get("op") == "tuple_idx" and d["a"].get("op") == "var" and d["a"]["n"] in tuples \
+                and isinstance(d.get("i"), int) and d["i"] < len(tuples[d["a"]["n"]]):
+            return _tuple_elements(dict(tuples[d["a"]["n"]][d["i"]]), tuples)
+        return None
+    return ir_replace(x, element)
 
 
 def propagate_copies(stmts: list, left: dict | None = None, expand=None) -> list:
@@ -732,13 +730,8 @@ def _snapshot(x, ren: dict, extra: list, base: int):
 
 
 def _rename_vars(x, ren: dict):
-    if isinstance(x, list):
-        return [_rename_vars(v, ren) for v in x]
-    if not isinstance(x, dict):
-        return x
-    if x.get("op") == "var" and x.get("n") in ren:
-        return dict(x, n=ren[x["n"]])
-    return {k: _rename_vars(v, ren) for k, v in x.items()}
+    """``x`` with each variable named in ``ren`` renamed."""
+    return ir_replace(x, lambda d: dict(d, n=ren[d["n"]]) if d.get("op") == "var" and d.get("n") in ren else None)
 
 
 def drop_self_reading_copies(stmts: list, expand) -> None:

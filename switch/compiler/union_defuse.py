@@ -23,7 +23,7 @@ call in a condition) counts as a read: the store is kept.
 """
 from __future__ import annotations
 
-from .elab_common import has_call, ir_dicts
+from .elab_common import has_call, ir_dicts, ir_replace
 from .header_init import reduced
 
 _PATH_OPS = ("field", "stack_idx", "stack_next", "stack_last", "tuple_idx")   # (a tuple element: p4c_mutate seed 511)
@@ -103,24 +103,12 @@ def _plain(node) -> bool:
 
 def no_hits(node):
     """``node`` (IR) with each table apply's hit/miss in it made a constant."""
-    if isinstance(node, list):
-        return [no_hits(x) for x in node]
-    if not isinstance(node, dict):
-        return node
-    if node.get("op") == "table_hit":
-        return {"op": "const", "v": True, "t": ["bool"]}
-    return {k: no_hits(v) for k, v in node.items()}
+    return ir_replace(node, lambda d: {"op": "const", "v": True, "t": ["bool"]} if d.get("op") == "table_hit" else None)
 
 
 def substitute(node, subst: dict):
     """``node`` (IR) with each parameter variable named in ``subst`` replaced by its argument."""
-    if isinstance(node, list):
-        return [substitute(x, subst) for x in node]
-    if not isinstance(node, dict):
-        return node
-    if node.get("op") == "var" and node.get("n") in subst:
-        return subst[node["n"]]
-    return {k: substitute(v, subst) for k, v in node.items()}
+    return ir_replace(node, lambda d: subst[d["n"]] if d.get("op") == "var" and d.get("n") in subst else None)
 
 
 _RUNS_ACTIONS = ("call_action", "apply", "switch_action")
@@ -184,13 +172,7 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
 
 def _returns_passed(node):
     """An action body with each ``return`` in it made a ``nop`` (:func:`inlined_action`)."""
-    if isinstance(node, list):
-        return [_returns_passed(x) for x in node]
-    if not isinstance(node, dict):
-        return node
-    if node.get("s") == "return":
-        return {"s": "nop"}
-    return {k: _returns_passed(v) for k, v in node.items()}
+    return ir_replace(node, lambda d: {"s": "nop"} if d.get("s") == "return" else None)
 
 
 def out_overwrite(call: dict, lv) -> list | None:
