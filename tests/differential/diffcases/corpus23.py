@@ -29,3 +29,35 @@ CASES.append(case("corpus23_function_int_parameter_as_bits", "frontend", program
     "        bump(3, y);\n        hdr.h.d = (bit<32>)y;\n        hdr.h.b = scaled(5, hdr.h.a);\n",
     top=_SLOTS), frames=[(1, H(1, 2, 3, 4)), (1, H(2, 0, 0x10)), (1, H(3)), (1, H(4, 4, 0xffff)),
                          (1, eth(0x0800) + PAYLOAD)]))
+
+# a struct field declared of a `type`, read through a cast to its underlying type and widened
+# (nds-group/DUNE-bmv2: `hashes.reg_idx32 = (bit<32>) ((bit<16>)hashes.reg_idx);`), refused before
+# as a cast of the `type` itself ("cast to bit<16> first"); the inner cast is that
+CASES.append(case("corpus23_type_field_cast_to_underlying_then_widened", "frontend", program(
+    "        st.i = (Idx_t)hdr.h.c;\n        st.w = (bit<32>) ((bit<16>)st.i);\n        hdr.h.d = st.w + 1;\n"
+    "        hdr.h.b = (bit<8>) ((bit<16>)st.i);\n",
+    top="type bit<16> Idx_t;\nstruct idx_s { Idx_t i; bit<32> w; }\n", ingress_decls="    idx_s st;\n")))
+
+_VOTES = "type bit<8> Cls_t;\nstruct votes_t { Cls_t c0; Cls_t c1; }\n"
+
+# name -> (program, words the message must contain (any of)); tests/differential/test_invalid.py
+INVALID: dict[str, tuple[str, list[str]]] = {
+    # a variable's initializer or an assignment gives an untyped literal for a field of a `type`:
+    # p4c types it bit<8> and converts no bit<8> to the `type` implicitly (DUNE-bmv2's
+    # `VotingClasses_t voting_classes = {0,0,0};`); casts in the list and a field assignment
+    # `v.c0 = 0;` compile (corpus23_type_fields_initialized_as_p4c_takes)
+    "corpus23_type_field_literal_in_control_local_list_initializer": (
+        program("        hdr.h.b = (bit<8>)v.c0;\n", top=_VOTES, ingress_decls="    votes_t v = {0, 0};\n"),
+        ["Cannot cast implicitly"]),
+    "corpus23_type_field_literal_in_local_struct_initializer": (
+        program("        votes_t v = {c0 = (Cls_t)1, c1 = 2};\n        hdr.h.b = (bit<8>)v.c1;\n", top=_VOTES),
+        ["Cannot cast implicitly"]),
+    "corpus23_type_field_literal_in_list_assignment": (
+        program("        votes_t v;\n        v = {(Cls_t)1, 2};\n        hdr.h.b = (bit<8>)v.c1;\n", top=_VOTES),
+        ["Cannot cast implicitly"]),
+}
+
+CASES.append(case("corpus23_type_fields_initialized_as_p4c_takes", "frontend", program(
+    "        votes_t w = {(Cls_t)1, (Cls_t)2};\n        hdr.h.b = (bit<8>)v.c1 + (bit<8>)w.c0;\n"
+    "        v = {(Cls_t)hdr.h.a, (Cls_t)4};\n        v.c1 = 9;\n        hdr.h.a = (bit<8>)v.c0 + (bit<8>)w.c1 + (bit<8>)v.c1;\n",
+    top=_VOTES, ingress_decls="    votes_t v = {(Cls_t)5, (Cls_t)7};\n")))
