@@ -8,7 +8,14 @@ it as a ``bit<W>`` value ("cannot convert an untyped integer expression to bit<3
 index, an assignment, an operand of ``+``/``|+|``).  p4c inlines the function, so each call's
 constant stands for the parameter (elab_calls.bind_int_params elaborates one function per set of
 values).  (The same program's ``UpdateRow(0, meta)`` also makes p4c write a JSON simple_switch
-cannot load: tests/p4c/test_load_refused3.py.)"""
+cannot load: tests/p4c/test_load_refused3.py.)
+
+nds-group/DUNE-bmv2 (in-network ML inference): a struct field declared of a `type`, cast to its
+underlying type and then widened (``(bit<32>) ((bit<16>)hashes.reg_idx)``), was refused as a cast
+of the `type` itself (elab_casts.cast_expr); and an untyped literal in a list or struct initializer
+for a field of a `type` (``VotingClasses_t voting_classes = {0,0,0};``) was accepted where p4c
+types it as the underlying bit<8> and refuses it ("Cannot cast implicitly type 'bit<8>' to type
+'Class_t'"; elab_values.make_value) -- in an initializer and in an assignment alike (``INVALID``)."""
 from .base import H, case, eth, PAYLOAD, program
 
 CASES = []
