@@ -6,8 +6,9 @@ parameter where p4c's copy propagation loses its value -- a field as an extern c
 the argument into a local of the metadata type that survives its mid end, and names that local's
 fields ``userMetadata.x`` in a header of type ``meta_t`` whose fields are ``x``: "No field
 'userMetadata.x' can be found in header type 'meta_t'" (netx-ulx/dataplaneChangeDetection's
-kary.p4, ``UpdateRow(0, meta)``; elab_load_refusals.refuse_metadata_param_copy).  checkmate-switch
-loaded the build before.  Straight-line assignments, reads, a field argument and a struct of
+kary.p4, ``UpdateRow(0, meta)``; elab_load_refusals.refuse_metadata_param_copy) -- and a local copy
+of the metadata an extern writes (``meta_t m2 = m; r.read(m2.x, 1);``, refuse_metadata_local_copies).
+checkmate-switch loaded the build before.  Straight-line assignments, reads, a field argument and a struct of
 another type load (the twins)."""
 from __future__ import annotations
 
@@ -41,12 +42,19 @@ REFUSED = {
     "function_int_parameter_register_read_into_metadata_copy": (
         _with_fn("void f(int n, inout meta_t mm) { r.read(mm.x, n); }", "        f(2, m); hdr.h.c = m.x;"),
         "(2, m);", _NO_FIELD),
+    # a local copy of the user metadata written by an extern (refuse_metadata_local_copies): named at the local
+    "local_metadata_copy_register_read": (
+        program(top="register<bit<8>>(4) r;", body="        meta_t m2 = m;\n        r.read(m2.x, 1);\n        m = m2; hdr.h.c = m.x;"),
+        "meta_t m2 = m;", _NO_FIELD),
     "action_register_read_into_metadata_copy": (
         program(top="register<bit<8>>(4) r;", locals="    action a(inout meta_t mm) { r.read(mm.x, 1); }",
                 body="        a(m); hdr.h.c = m.x;"), "(m);", _NO_FIELD),
 }
 
 LOADED = {
+    "local_metadata_copy_straight_line": program(
+        top="register<bit<8>>(4) r;", body="        meta_t m2 = m;\n        m2.x = m2.x + 1;\n        r.write(1, m2.x);\n"
+                                            "        m = m2; hdr.h.c = m.x;"),
     "function_straight_line_metadata_copy": _with_fn("void f(inout meta_t mm) { mm.x = mm.x + 1; mm.y = 1; }",
                                                      "        f(m); hdr.h.c = m.x;"),
     "function_register_write_from_metadata_copy": _with_fn("void f(inout meta_t mm) { r.write(1, mm.x); }",
