@@ -95,6 +95,7 @@ class ActionRules:
         try:
             rec["body"] = self.param_union_copies(self.stmt(d.body, ascope), params)
             self.settle_match_kind_stores(rec["body"])
+            self.refuse_metadata_local_copies(rec["body"])
             self.flush_divisions(parser=False)   # (after the stores p4c drops: apply_body above)
             self.settle_unbound_calls(rec["body"])
         finally:

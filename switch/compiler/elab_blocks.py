@@ -367,6 +367,7 @@ class BlockRules:
         self.ctx["exits_return"] = any(n.kind == "return" for n in _ast_nodes(c.body))
         body = drop_unvisited_locals(self.stmt(c.body, Scope(scope)))
         self.settle_match_kind_stores(locals_ + body)   # (first: the divisions of stores p4c drops go)
+        self.refuse_metadata_local_copies(locals_ + body)
         self.check_control_constants(locals_, body)
         self.settle_unbound_calls(body)
         self.ctx = saved

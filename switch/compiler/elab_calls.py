@@ -8,7 +8,7 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator` (split from ``elab_stat
 from __future__ import annotations
 
 from .ast import Node
-from .elab_common import custom_crc, BOOL, E, expr_text, ir_dicts, Scope, tstr, V1_EXTERN_FUNCS
+from .elab_common import custom_crc, BOOL, E, expr_text, INTLIT, ir_dicts, Scope, tstr, V1_EXTERN_FUNCS
 from .direct_apply import applied_table, listed_object
 from .errors import P4CompileError
 
@@ -400,6 +400,7 @@ class CallRules:
                 args.append({"dir": "in", "e": e})
         self.judge_init_ops(q, args)
         self.check_action_divisions(q, args)   # (const_index: p4c inlines the call)
+        self.refuse_metadata_param_copy(a, "action", call.loc)
         if caller and a.get("always_exits") and not self.ctx.get("if_depth") and not self.ctx.get("cond_return"):
             # p4c inlines the call: its exit ends the caller too, and what follows is removed
             # unchecked, as after the caller's own exit (fuzz_mutants seed 804: `a0(); if (..) {
@@ -461,6 +462,7 @@ class CallRules:
         self.raise_deferred(err)
 
     def call_function_stmt(self, f: dict, call: Node, scope) -> dict:
+        f = self.bind_int_params(f, call, scope)
         self.deferred_function_error(f)
         self.function_in_action(f, call.loc)
         call = self.positional(call, f["params"], f"function {f['name']}")
@@ -475,6 +477,7 @@ class CallRules:
                 args.append({"dir": "in", "e": self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg),
                              "t": p["t"]})
         self.check_function_divisions(f, [a.get("e") if a.get("dir") == "in" else None for a in args])
+        self.refuse_metadata_param_copy(f, "function", call.loc)
         return {"s": "call_fn", "fn": f["py"], "args": args}
 
     def const_arg(self, ir, p: dict, arg: Node):
@@ -486,6 +489,7 @@ class CallRules:
         return ir
 
     def call_function(self, f: dict, call: Node, scope):
+        f = self.bind_int_params(f, call, scope)
         self.deferred_function_error(f)
         if not any(p["dir"] in ("out", "inout") for p in f["params"]):
             self.function_in_action(f, call.loc)   # (call_function_stmt does it for the others)
@@ -501,6 +505,34 @@ class CallRules:
         self.check_function_divisions(f, args)   # (const_index: p4c inlines the call)
         return {"op": "call_fn", "fn": f["py"], "args": args, "t": f["ret"]}, f["ret"]
 
+    def bind_int_params(self, f: dict, call: Node, scope) -> dict:
+        """The instance of function ``f`` for this call's values of its directionless ``int``
+        parameters: p4c inlines a function, so such a parameter is the call's constant wherever
+        the body uses it (`r.read(x, num)`, `x = num`, `x + num` for a `bit<W>` x; typed by the
+        use as a literal is -- not an untyped run-time value); one elaborated function per
+        distinct set of values (netx-ulx/dataplaneChangeDetection's `UpdateRow(int num, ..)`)."""
+        d, tb = self.__dict__.get("int_param_fns", {}).get(f["py"], (None, None))
+        if d is None:
+            return f
+        call = self.positional(call, f["params"], f"function {f['name']}")
+        vals = {}
+        for a, p in zip(call.args, f["params"]):
+            if p.get("const_arg") and p["t"] == INTLIT:
+                vals[p["name"]] = self.fold(self.const_arg(self.expr(a, scope)[0], p, a))
+        key = (f["py"], repr(sorted(vals.items())))
+        made = self.__dict__.setdefault("int_instances", {})
+        if key not in made:
+            inst = Node("function", d.loc, **{**d._attrs, "name": f"{d.name}__i{len(made)}"})
+            saved = getattr(self, "int_bindings", None), getattr(self, "type_bindings", None)
+            self.int_bindings, self.type_bindings = vals, tb
+            try:
+                self.declare_function(inst)
+            finally:
+                self.int_bindings, self.type_bindings = saved
+            made[key] = self.functions[inst.name]
+            self.fn_decl_ids[made[key]["py"]] = self.fn_decl_ids.get(f["py"], id(d))
+        return made[key]
+
     def declare_function(self, d: Node) -> None:
         if d.name in V1_EXTERN_FUNCS:   # (p4c: "hash duplicates hash", whatever the parameters; helper errs16)
             raise E(d.loc, f"{d.name} duplicates {d.name}: an extern function of v1model.p4/core.p4 has that name")
@@ -514,13 +546,21 @@ class CallRules:
         # arguments (pick_overload); `iname` keeps their generated names apart
         overloads = self.__dict__.setdefault("fn_overloads", {})   # name -> its declarations, when several
         iname = d.name if first is None else f"{d.name}__ov{len(overloads.get(d.name, [first]))}"
+        int_bound = getattr(self, "int_bindings", None)   # (bind_int_params)
         for p in d.params:
             t = self.resolve_type(p.type)
             py = f"f_{iname}_{p.name}"
             var_ir = {"op": "var", "n": py, "t": t}
             if t[0] == "varbit":   # a box, as a varbit local (bits `v`, length)
                 var_ir = {"op": "field", "base": var_ir, "f": "v", "t": t}
-            fscope.add(p.name, ("var", var_ir, p.direction or "in"))
+            if p.direction is None and t == INTLIT:
+                # the declaration itself is type-checked with a stand-in value: 0, no compile-time
+                # constant (has_runtime_int), as for `(int)` of a run-time value
+                v = {"op": "const", "v": 0, "t": INTLIT, "runtime_int": True} if int_bound is None else \
+                    {"op": "const", "v": int_bound[p.name], "t": INTLIT}
+                fscope.add(p.name, ("const", v))
+            else:
+                fscope.add(p.name, ("var", var_ir, p.direction or "in"))
             self.check_default_arg(p, self.global_scope)
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
                            "default": getattr(p, "default", None),
@@ -529,6 +569,9 @@ class CallRules:
                 self.note_algo_param(var_ir, params[-1])
         ret = self.resolve_type(d.ret)
         rec = {"name": d.name, "py": "F_" + iname, "params": params, "ret": ret, "body": None}
+        if int_bound is None and any(p.get("const_arg") and p["t"] == INTLIT for p in params):
+            # elaborated per call (bind_int_params)
+            self.__dict__.setdefault("int_param_fns", {})[rec["py"]] = (d, getattr(self, "type_bindings", None))
         self.__dict__.setdefault("fn_decl_ids", {})[rec["py"]] = id(d)   # check_declared_before
         if ret != ["void"] and not _always_returns(d.body):
             # p4c refuses it only when the function is called (an unused one is removed first)

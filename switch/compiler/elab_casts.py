@@ -38,8 +38,12 @@ class CastRules:
         elif t == ["bit", 1] and et == t and ir.get("op") == "field" and self.is_bool_header_field(ir):
             return {"op": "cast", "a": {"op": "cast", "a": ir, "t": BOOL}, "t": t}   # (bit<1>)h.flag
         nt = newtype_name(t) or self.newtype_of(n.type)
+        # (a field declared of a `type` read through a cast to its underlying type is no longer of
+        # that type: `(bit<32>)((bit<16>)hashes.reg_idx)`, whose inner cast leaves the field's IR
+        # as it is -- nds-group/DUNE-bmv2, corpus23)
         src_nt = newtype_name(et) or (self.field_newtypes.get((ir["base"]["t"][1], ir["f"])) if (
-            ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct")) else None)
+            ir.get("op") == "field" and ir["base"].get("t", [None])[0] in ("header", "struct")
+            and getattr(n.a, "kind", None) != "cast") else None)
         if et != t and nt is not None and src_nt is not None and nt != src_nt:
             if self.typedefs.get(nt) != et and self.typedefs.get(src_nt) != t:
                 raise E(n.loc, f"cannot cast a value of type {src_nt} (underlying {tstr(self.typedefs[src_nt])}) "

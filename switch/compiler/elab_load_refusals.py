@@ -152,6 +152,38 @@ class LoadRefusalRules:
                     param or ir.get("op") != "var"):
                 self.load_refusal(it.loc, f"{what}: the struct {expr_text(it)} inside the data list: {BMV2_JSON_ARRAY}")
 
+    def refuse_metadata_param_copy(self, rec: dict, kind: str, loc) -> None:
+        """A call of function or action ``rec`` (``kind``) with an ``out``/``inout`` parameter of the
+        user metadata's type whose body writes that parameter where p4c's copy propagation loses
+        its value -- a field as an extern call's result (``r.read(mm.x, i)``, ``hash``,
+        ``random``) or an assignment under an ``if``/``switch``: p4c's inliner copies the argument
+        into a local of that type, the local survives its mid end, and p4c names its fields
+        ``userMetadata.x`` in a header of type ``M`` whose fields are ``x`` -- simple_switch
+        refuses the JSON ("No field 'userMetadata.x' can be found in header type 'M'";
+        netx-ulx/dataplaneChangeDetection's ``UpdateRow(0, meta)``, corpus23).  Straight-line
+        assignments and reads load (p4c propagates the copy away)."""
+        mt = self.__dict__.get("user_meta_type")
+        names = {p["py"]: p["name"] for p in rec["params"] if p.get("dir") in ("out", "inout") and p["t"] == mt}
+        hit = _copy_write(rec.get("body") or [], names, False) if mt is not None and names else None
+        if hit:
+            self.load_refusal(loc, f"{kind} {rec['name']}: p4c's copy of its parameter {names[hit[0]]} (the user "
+                                   f"metadata type {mt[1]}) survives ({hit[1]}): No field 'userMetadata.{hit[2]}' "
+                                   f"can be found in header type '{mt[1]}' (simple_switch refuses p4c's JSON)")
+
+    def refuse_metadata_local_copies(self, stmts: list) -> None:
+        """A local variable of the user metadata's type (``M m2 = m;``) whose field an extern call
+        writes (``r.read(m2.x, 1)``) in body ``stmts``: the local survives p4c's mid end and its fields
+        are written ``userMetadata.x`` as for a copied parameter (:meth:`refuse_metadata_param_copy`) --
+        simple_switch refuses the JSON.  Named at the local's declaration."""
+        decls = self.__dict__.get("meta_local_decls")
+        hit = _copy_write(stmts, {py: name for py, (name, _) in decls.items()}, False, assigns=False) if decls else None
+        if hit:
+            name, loc = decls[hit[0]]
+            mt = self.__dict__.get("user_meta_type")
+            self.load_refusal(loc, f"{name}, a local of the user metadata type {mt[1]}, {hit[1]}: No field "
+                                   f"'userMetadata.{hit[2]}' can be found in header type '{mt[1]}' (simple_switch "
+                                   "refuses p4c's JSON)")
+
     def refuse_nested_struct_data(self, data, scope, what: str) -> None:
         """Hash or checksum data p4c writes as a JSON list inside the field list, which simple_switch
         dies loading (:data:`BMV2_JSON_ARRAY`; helper errs19's probes t3, t4): p4c writes a struct
@@ -283,3 +315,32 @@ def _match_ident(matches: list, keys: list) -> tuple:
         else:
             out.append(m["value"])
     return tuple(out)
+
+
+def _copy_write(stmts, names: dict, cond: bool, assigns: bool = True):
+    """(variable, how, field) of the first write into a variable of ``names`` that p4c's copy
+    propagation cannot follow (:meth:`LoadRefusalRules.refuse_metadata_param_copy`): an extern's
+    result, or (``assigns``) an assignment under a condition; else None."""
+    for st in stmts:
+        if not isinstance(st, dict):
+            continue
+        k = st.get("s")
+        lv = st.get("l")
+        base = lv
+        while isinstance(base, dict) and base.get("op") in ("field", "slice", "stack_idx"):
+            base = base.get("base") or base.get("a") or base.get("st")
+        if isinstance(base, dict) and base.get("op") == "var" and base["n"] in names and \
+                (k not in ("assign", "decl") or (cond and assigns and k == "assign")):
+            f = lv.get("f", "") if lv.get("op") == "field" else ""
+            return base["n"], "a conditional assignment" if k == "assign" else f"written by {k}", f
+        for key, v in st.items():
+            if isinstance(v, list) and key not in ("args", "data"):
+                hit = _copy_write(v, names, cond or k in ("if", "switch", "switch_value"), assigns)
+                if hit:
+                    return hit
+            elif isinstance(v, dict) and v.get("s") is None and key in ("cases",):
+                for body in v.values():
+                    hit = _copy_write(body if isinstance(body, list) else [body], names, True, assigns)
+                    if hit:
+                        return hit
+    return None

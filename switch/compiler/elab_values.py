@@ -158,6 +158,14 @@ class ValueRules:
                 # corpus22 probes, after up4's action arguments)
                 raise E(loc, f"field {f}: cannot unify type {ienum} with type {tstr(ft)} (p4c: the type of "
                              f"initializer {ienum} does not match the field's)")
+            if it["t"] == INTLIT and (nt := self.field_newtypes.get((t[1], f))) is not None:
+                # a list or struct initializer for a struct or header with a field declared of a
+                # `type`: p4c types the literal as the underlying bit<W> and converts no bit<W> to
+                # the `type` implicitly, in an initializer or an assignment (`v.c = 0;` and
+                # `const C_t K = 0;` take it; nds-group/DUNE-bmv2's `VotingClasses_t voting_classes
+                # = {0,0,0};`, corpus23)
+                raise E(loc, f"field {f}: Cannot cast implicitly type '{tstr(ft[:2])}' to type '{nt}' (p4c: an "
+                             "untyped literal in a list or struct initializer for a field of a `type`)")
             if f in varbits and it["t"] == INTLIT:   # (a varbit field is held as its bit<N> maximum)
                 raise E(loc, f"field {f}: 'int' type can only be unified with 'int', 'bit<>', or 'signed<>' "
                              f"types, not with 'varbit<{ft[1]}>' (p4c)")
