@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 
-from .elab_common import ir_dicts, is_call
+from .elab_common import ir_dicts, is_call, pyname
 from .remove_returns import hoist_init, remove_returns
 
 _SCALARS = ("bit", "int", "bool")
@@ -34,14 +34,17 @@ class _NotInlined(Exception):
     pass
 
 
-def inline_calls(body: list, actions: dict, functions: dict) -> list | None:
+def inline_calls(body: list, actions: dict, functions: dict, structs: dict | None = None,
+                 dismantle=None) -> list | None:
     """``body`` with its action and function calls pasted (module docstring), every declaration of
     the pasted code moved to the top (MoveDeclarations), or None when it calls nothing or one call
     cannot be pasted.  ``actions``: name -> unpredicated body and ``all_params``; ``functions``:
-    ``py`` name -> the IR's function."""
+    ``py`` name -> the IR's function; ``structs``: the IR's struct types (name -> ``fields``, for
+    the field-by-field copies of a struct argument); ``dismantle``: body -> body with its ``?:``s
+    made ``if``s (SideEffectOrdering, which p4c's front end runs on the callee before pasting it)."""
     if not any(d.get("s") in ("call_action", "call_fn") for d in ir_dicts(body, "t")):
         return None
-    inl = _Inliner(actions, functions)
+    inl = _Inliner(actions, functions, structs or {}, dismantle or (lambda b: b))
     try:
         out = inl.stmts(body, 0)
     except _NotInlined:
@@ -50,8 +53,8 @@ def inline_calls(body: list, actions: dict, functions: dict) -> list | None:
 
 
 class _Inliner:
-    def __init__(self, actions: dict, functions: dict):
-        self.actions, self.functions = actions, functions
+    def __init__(self, actions: dict, functions: dict, structs: dict, dismantle):
+        self.actions, self.functions, self.structs, self.dismantle = actions, functions, structs, dismantle
         self.hoisted: list = []
         self.copies = 0
 
@@ -86,29 +89,61 @@ class _Inliner:
             raise _NotInlined
         self.copies += 1
         suffix = f"__inl{self.copies}"
+        body = self.dismantle(body)
         flag = remove_returns(body, f"_pred_returned{suffix}")
         body = self.stmts(flag if flag is not None else body, depth + 1)
         names, subst, pre, post = {}, {}, [], []
         for arg, p in zip(args, params):
             e, d = arg.get("e"), arg.get("dir")
-            if (p["t"] or [None])[0] not in _SCALARS or e is None or arg.get("dead") or \
-                    arg.get("dead_key") is not None or arg.get("siblings") or _unsafe(e):
+            if e is None or arg.get("dead") or arg.get("dead_key") is not None or arg.get("siblings") or _unsafe(e) \
+                    or not self.copyable(p["t"] or [None]) or self.in_union(e):
                 raise _NotInlined
             if d is None:
+                if (p["t"] or [None])[0] not in _SCALARS:
+                    raise _NotInlined
                 subst[p["py"]] = e
                 continue
             names[p["py"]] = p["py"] + suffix
             var = {"op": "var", "n": names[p["py"]], "t": p["t"]}
             self.hoisted.append({"s": "decl", "n": var["n"], "t": p["t"], "init": None})
             if d in ("in", "inout"):
-                pre.append({"s": "assign", "l": var, "r": e})
+                pre += self.copy(var, e)
             if d in ("out", "inout"):
-                post.append({"s": "assign", "l": e, "r": var})
+                post += self.copy(e, var)
         for d in ir_dicts(body, "t"):
             if d.get("s") == "decl":
                 names[d["n"]] = d["n"] + suffix
         body = _rename(copy.deepcopy(body), names, subst)
         return {"s": "block", "body": pre + self.hoist(body) + post}
+
+    def copyable(self, t: list) -> bool:
+        """Whether a value of type ``t`` is copied as the replay can: a bit/int/bool value, a header
+        (p4c keeps ``q = hdr.h`` whole: Predication writes ``q = c ? hdr.h : q``, BMv2's
+        ``assign_header`` of a Mux), a struct of those (CopyStructures copies it field by field)."""
+        if t[0] in _SCALARS or t[0] == "header":
+            return True
+        st = self.structs.get(t[1]) if t[0] == "struct" else None
+        return st is not None and not st.get("union") and all(self.copyable(ft) for _f, ft in st["fields"])
+
+    def in_union(self, e: dict) -> bool:
+        """Whether ``e`` is (in) a member of a header union, whose copy marks its siblings."""
+        while e.get("op") == "field":
+            bt = e["base"].get("t") or [None]
+            if bt[0] == "struct" and (self.structs.get(bt[1]) or {}).get("union"):
+                return True
+            e = e["base"]
+        return False
+
+    def copy(self, dst: dict, src: dict) -> list:
+        """``dst = src`` as p4c's mid end has it before Predication: a struct field by field."""
+        t = dst["t"]
+        if t[0] != "struct":
+            return [{"s": "assign", "l": dst, "r": src}]
+        out = []
+        for f, ft in self.structs[t[1]]["fields"]:
+            f = pyname(f)
+            out += self.copy({"op": "field", "base": dst, "f": f, "t": ft}, {"op": "field", "base": src, "f": f, "t": ft})
+        return out
 
     def hoist(self, stmts: list) -> list:
         out = []

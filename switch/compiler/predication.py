@@ -256,12 +256,13 @@ class Predication:
     """One instance for the whole program, like p4c's pass (its dependency state carries over
     from one action to the next)."""
 
-    def __init__(self, callees: tuple = ({}, {})):
+    def __init__(self, callees: tuple = ({}, {}, {})):
         self.dependent: list = []
         self.is_dep: dict = {}
         self.dep_level = 0
         self.fresh = 0
-        # (the actions -- unpredicated -- and functions a body may call: p4c pastes them in first)
+        # (the actions -- unpredicated -- and functions a body may call: p4c pastes them in first;
+        # and the struct types, whose arguments it copies field by field)
         self.callees = callees
 
     # ------------------------------------------------------------------ entry
@@ -272,7 +273,7 @@ class Predication:
         # (p4c's front end: SideEffectOrdering dismantles the ?:s, then RemoveReturns and the
         # inliners run -- dismantle_muxes, remove_returns, action_inline)
         flat = dismantle_muxes(body, self)
-        src = inline_calls(flat, *self.callees) or flat
+        src = inline_calls(flat, *self.callees, dismantle=lambda b: dismantle_muxes(b, self)) or flat
         work = remove_returns(src) or src
         if not any(s.get("s") == "if" for s in _flat(work)):
             self.fresh = saved[3]
@@ -340,7 +341,9 @@ class Predication:
 
     def assign(self, s: dict) -> None:
         left, right = s["l"], s["r"]
-        if left.get("t", [None])[0] not in _SCALARS or s.get("siblings") or s.get("dead_key") is not None:
+        # (a header too: p4c predicates a header copy whole -- `q = c ? hdr.h : q`, BMv2's assign_header
+        # of a Mux; an inlined call's copy-in and copy-back, helper opens5)
+        if left.get("t", [None])[0] not in _SCALARS + ("header",) or s.get("siblings") or s.get("dead_key") is not None:
             raise _Unsupported
         lname = lvalue_name(left)
         if lname is None:
@@ -446,12 +449,13 @@ def _flat(body: list):
             yield from _flat(s["body"])
 
 
-def predicate_actions(actions: list, functions: list = ()) -> None:
+def predicate_actions(actions: list, functions: list = (), structs: dict | None = None) -> None:
     """Replace the ``body`` of each action record (in p4c's order) by its predicated form; each
     record keeps the pass's program-wide state as it was before it (``pred_state``, popped by
-    dead_reads.specialize_copy_out_bodies).  ``functions``: the program's, which an action may call."""
+    dead_reads.specialize_copy_out_bodies).  ``functions``: the program's, which an action may call;
+    ``structs``: the struct types (the elaborator's)."""
     callees = ({a["name"]: {"body": a["body"], "all_params": a["all_params"]} for a in actions},
-               {f["py"]: f for f in functions})
+               {f["py"]: f for f in functions}, structs or {})
     pred = Predication(callees)
     for a in actions:
         pred.reset_if_state()
@@ -472,7 +476,7 @@ def predicate_alone(body: list, state: tuple | None = None) -> list:
     whose dependent names change what it writes (helper opens4:
     ``opens4_predicated_variant_after_an_action_with_a_dependent_store``; a fresh instance ran its
     nested ``if``'s double update as if no action came before)."""
-    pred = Predication(state[3] if state is not None else ({}, {}))
+    pred = Predication(state[3] if state is not None else ({}, {}, {}))
     pred.reset_if_state()
     if state is not None:
         pred.dependent, pred.is_dep, pred.dep_level = list(state[0]), dict(state[1]), state[2]

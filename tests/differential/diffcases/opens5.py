@@ -1,0 +1,67 @@
+"""Found by helper opens5 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
+compiles whose behaviour checkmate-switch must match."""
+from .base import H, H2, case, program
+
+CAT = "p4c Predication"
+
+_FR = [(1, H(a, b, c)) for a in range(4) for b in (0, 7) for c in (0, 1)]
+_FR2 = [(1, H2(a, b, c, b=b2, c=c2)) for a in (0, 1, 3) for b in (0, 1) for c in (0, 1) for b2 in (0, 7) for c2 in (0, 1)]
+_TBL = "    table t { actions = { a1; } default_action = a1(); }\n"
+_DUQ = "if (q.a != 1) { q.a = q.a + 1; } else if (q.a != 3) { q.a = 3; }"
+_DUM = "if (m.v != 1) { m.v = m.v + 1; } else if (m.v != 3) { m.v = 3; }"
+_ST = "struct s_t { bit<8> v; bit<8> w; }\n"
+_OUT = "        hdr.h.d = (bit<32>)meta.s.v;\n        hdr.h.b = meta.s.w;\n"
+
+
+def _case(name: str, top: str, decls: str, call: str = "        a1();\n", frames=_FR):
+    return case(f"opens5_{name}", CAT, program(call, ingress_decls=decls, top=top, headers=_ST, meta="    s_t s;\n"),
+                frames=frames, json_path=True)
+
+
+# probes: calls with header / struct arguments in an action
+CASES = [
+    _case(name, top, decls, call) for name, top, decls, call in (
+        ("function_with_an_inout_header_called_in_an_action", f"void f(inout h_t q) {{ {_DUQ} }}\n",
+         "    action a1() { f(hdr.h); }\n", "        a1();\n"),
+        ("function_with_an_inout_header_called_under_an_if_in_an_action", f"void f(inout h_t q) {{ {_DUQ} }}\n",
+         "    action a1() { if (hdr.h.c == 0) { f(hdr.h); } }\n", "        a1();\n"),
+        ("action_with_an_inout_header_called_under_an_if", "", f"    action a2(inout h_t q) {{ {_DUQ} }}\n"
+         "    action a1() { if (hdr.h.c == 0) { a2(hdr.h); } }\n", "        a1();\n"),
+        ("action_with_an_inout_header_called_under_an_if_in_a_table", "", f"    action a2(inout h_t q) {{ {_DUQ} }}\n"
+         "    action a1() { if (hdr.h.c == 0) { a2(hdr.h); } }\n" + _TBL, "        t.apply();\n"),
+        ("function_with_an_inout_struct_called_in_an_action", f"void f(inout s_t m) {{ {_DUM} }}\n",
+         "    action a1() { meta.s.v = hdr.h.a; f(meta.s); }\n", "        a1();\n" + _OUT),
+        ("function_with_an_inout_struct_called_under_an_if_in_an_action", f"void f(inout s_t m) {{ {_DUM} }}\n",
+         "    action a1() { meta.s.v = hdr.h.a; if (hdr.h.c == 0) { f(meta.s); } }\n", "        a1();\n" + _OUT),
+        ("function_with_an_in_header_and_an_out_field_called_under_an_if",
+         "void f(in h_t q, out bit<8> x) { x = q.a; if (x != 1) { x = x + 1; } else if (x != 3) { x = 3; } }\n",
+         "    action a1() { if (hdr.h.c == 0) { f(hdr.h, hdr.h.b); } }\n", "        a1();\n"),
+        ("action_with_an_out_struct_called_under_an_if", "",
+         "    action a2(out s_t m) { m.v = hdr.h.a; m.w = 4; " + _DUM + " }\n"
+         "    action a1() { if (hdr.h.c == 0) { a2(meta.s); } }\n", "        a1();\n" + _OUT),
+        ("action_with_an_out_header_called_under_an_if", "",
+         "    action a2(out h_t q) { q.a = hdr.h.a; q.b = 4; " + _DUQ + " }\n"
+         "    action a1() { if (hdr.h.c == 0) { a2(hdr.h); } }\n", "        a1();\n"),
+        ("function_with_an_out_header_called_in_an_action", "void f(out h_t q, in bit<8> v) { q.a = v; " + _DUQ + " }\n",
+         "    action a1() { f(hdr.h, hdr.h.b); }\n", "        a1();\n"),
+        ("action_with_two_headers_called_under_an_if", "",
+         "    action a2(inout h_t q, inout h_t r) { if (q.a != 1) { q.a = q.a + 1; r.b = q.a; } else if (q.a != 3) { q.a = 3; } }\n"
+         "    action a1() { if (hdr.h.c == 0) { a2(hdr.h, hdr.h); } }\n", "        a1();\n"),
+    )
+]
+
+# probes: a ?: in a callee pasted into an action with an if
+CASES += [
+    _case(name, top, decls, call) for name, top, decls, call in (
+        ("function_with_a_mux_called_under_an_if_in_an_action",
+         "void f(inout bit<8> x) { x = (x == 2) ? 8w5 : x + 1; if (x == 3) { x = 9; } }\n",
+         "    action a1() { if (hdr.h.c == 0) { f(hdr.h.a); } }\n", "        a1();\n"),
+        ("action_with_a_mux_in_an_else_called_in_an_action", "",
+         "    action a2(inout bit<8> x) { if (hdr.h.b == 0) { x = 1; } else { x = (hdr.h.c == 0) ? 8w4 : x; if (x == 2) { x = 7; } } }\n"
+         "    action a1() { a2(hdr.h.a); }\n", "        a1();\n"),
+        ("function_with_a_mux_in_an_else_called_in_an_action",
+         "void f(inout bit<8> x, in bit<8> b, in bit<16> c) { if (b == 0) { x = 1; } else { x = (c == 0) ? 8w4 : x; if (x == 2) { x = 7; } } }\n",
+         "    action a1() { f(hdr.h.a, hdr.h.b, hdr.h.c); }\n", "        a1();\n"),
+    )
+]
+
