@@ -476,8 +476,17 @@ def predicate_alone(body: list, state: tuple | None = None) -> list:
     whose dependent names change what it writes (helper opens4:
     ``opens4_predicated_variant_after_an_action_with_a_dependent_store``; a fresh instance ran its
     nested ``if``'s double update as if no action came before)."""
-    pred = Predication(state[3] if state is not None else ({}, {}, {}))
+    return predicate_from(body, state)[0]
+
+
+def predicate_from(body: list, state: tuple | None = None) -> tuple[list, tuple]:
+    """:func:`predicate_alone`'s body, and the pass's program-wide state after it (a ``pred_state``
+    for the action p4c predicates next: dead_reads.specialize_copy_out_bodies carries it on when the
+    variant is the action's only copy -- helper opens5)."""
+    callees = state[3] if state is not None else ({}, {}, {})
+    pred = Predication(callees)
     pred.reset_if_state()
     if state is not None:
         pred.dependent, pred.is_dep, pred.dep_level = list(state[0]), dict(state[1]), state[2]
-    return pred.action(body)
+    out = pred.action(body)
+    return out, (list(pred.dependent), dict(pred.is_dep), pred.dep_level, callees)

@@ -65,3 +65,15 @@ CASES += [
     )
 ]
 
+# probes: the pass's state after an action variant (dead_reads.specialize_copy_out_bodies)
+_A0V = "    action a0(inout h_t q) { if (hdr.h.c == 7) { hdr.h2.c = 3; hdr.h2.b = (bit<8>)hdr.h2.c; } }\n"
+_A1V = ("    action a1() { if (hdr.h.b != 9) { if (hdr.h2.b != 1) { hdr.h2.b = hdr.h2.b + 1; } "
+        "else if (hdr.h2.b != 3) { hdr.h2.b = 3; } } }\n")
+_FRV = [(1, H2(0x31, b2, 0x3334, 0x35363738, b=b, c=c)) for b2 in range(4) for b in (0, 9) for c in (0, 7)]
+CASES += [
+    _case(f"predicated_after_a_variant{how}", "", _A0V + _A1V + extra, call, frames=_FRV)
+    for how, extra, call in (
+        ("", "", "        a0(hdr.h2);\n        a1();\n"),
+        ("_in_tables", "    table t0 { actions = { a0(hdr.h2); } default_action = a0(hdr.h2); }\n"
+         "    table t1 { actions = { a1; } default_action = a1(); }\n", "        t0.apply();\n        t1.apply();\n"))
+]
