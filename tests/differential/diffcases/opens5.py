@@ -77,3 +77,21 @@ CASES += [
         ("_in_tables", "    table t0 { actions = { a0(hdr.h2); } default_action = a0(hdr.h2); }\n"
          "    table t1 { actions = { a1; } default_action = a1(); }\n", "        t0.apply();\n        t1.apply();\n"))
 ]
+
+# probes: a program's own header copies in an action's `if`, predicated now as p4c does
+_FRH = [(1, H2(a, b, c, b=b2, c=c2)) for a in (0, 1) for b in (0, 1) for c in (0, 3) for b2 in (0, 7) for c2 in (0, 1)] + \
+       [(1, H(a, b, c)) for a in (0, 1) for b in (0, 7) for c in (0, 1)]
+CASES += [
+    _case(f"header_copy_{name}", "", f"    action a1() {{ {body} }}\n", "        a1();\n", frames=_FRH)
+    for name, body in (
+        ("in_an_if_else", "if (hdr.h.b == 0) { hdr.h2 = hdr.h; } else { hdr.h2.a = 5; }"),
+        ("after_a_store_in_the_same_if", "if (hdr.h.c == 0) { hdr.h.a = 9; hdr.h2 = hdr.h; hdr.h2.b = hdr.h2.a; }"),
+        ("in_an_else_if", "if (hdr.h.b == 0) { hdr.h2.a = 1; hdr.h = hdr.h2; } else if (hdr.h.c == 0) { hdr.h2 = hdr.h; "
+                          "hdr.h2.b = hdr.h2.a; }"),
+        ("nested_double_update", "if (hdr.h.c == 0) { if (hdr.h2.a != 1) { hdr.h2 = hdr.h; } else if (hdr.h2.c != 3) "
+                                 "{ hdr.h2.a = 3; } }"),
+        ("of_a_local_header", "h_t t; if (hdr.h.b == 0) { t = hdr.h; t.a = t.a + 1; hdr.h2 = t; } else { t = hdr.h2; "
+                              "hdr.h = t; }"),
+        ("of_an_invalid_header", "h_t t; if (hdr.h.b == 0) { hdr.h2 = t; } else { hdr.h2.a = hdr.h2.a + 1; }"),
+    )
+]
