@@ -102,6 +102,12 @@ class PrimitiveGen:
                 return [{"s": "assign", "l": dst, "r": src}]
             return [{"s": "assign", "l": dst, "r": cast(m.num(src), dst["t"])}]
         if op == "assign_VL":
+            if any(z.get("type") != "field" for z in a[:2]):
+                # p4c's predicated varbit assignment (`v = c ? w : v`): simple_switch loads it and dies
+                # executing it (actions.h: "tag == ActionParam::FIELD"), as checkmate-p4c's build has it
+                # (predication.VARBIT_DIES; helper opens5)
+                return [{"s": "assert", "c": bool_const(False), "not_extern": True,
+                         "where": f"{at}: a varbit value that is not a field (simple_switch dies executing it)"}]
             return [{"s": "assign", "l": X(a[0]), "r": X(a[1])}]
         if op == "assign_header":
             meta = self._meta_copy(a, at)

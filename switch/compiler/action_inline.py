@@ -106,6 +106,8 @@ class _Inliner:
             names[p["py"]] = p["py"] + suffix
             var = {"op": "var", "n": names[p["py"]], "t": p["t"]}
             self.hoisted.append({"s": "decl", "n": var["n"], "t": p["t"], "init": None})
+            if p["t"][0] == "varbit":   # (a varbit variable's value is its field "v" in the IR)
+                var = {"op": "field", "base": var, "f": "v", "t": p["t"]}
             if d in ("in", "inout"):
                 pre += self.copy(var, e)
             if d in ("out", "inout"):
@@ -116,14 +118,16 @@ class _Inliner:
         body = _rename(copy.deepcopy(body), names, subst)
         return {"s": "block", "body": pre + self.hoist(body) + post}
 
-    def copyable(self, t: list) -> bool:
+    def copyable(self, t: list, top: bool = True) -> bool:
         """Whether a value of type ``t`` is copied as the replay can: a bit/int/bool value, a header
         (p4c keeps ``q = hdr.h`` whole: Predication writes ``q = c ? hdr.h : q``, BMv2's
-        ``assign_header`` of a Mux), a struct of those (CopyStructures copies it field by field)."""
-        if t[0] in _SCALARS or t[0] == "header":
+        ``assign_header`` of a Mux), a varbit value (predicated, an ``assign_VL`` of a Mux, on which
+        simple_switch dies: predication.VARBIT_DIES), a struct of bit/int/bool values and headers
+        (CopyStructures copies it field by field)."""
+        if t[0] in _SCALARS or t[0] == "header" or (t[0] == "varbit" and top):
             return True
         st = self.structs.get(t[1]) if t[0] == "struct" else None
-        return st is not None and not st.get("union") and all(self.copyable(ft) for _f, ft in st["fields"])
+        return st is not None and not st.get("union") and all(self.copyable(ft, False) for _f, ft in st["fields"])
 
     def in_union(self, e: dict) -> bool:
         """Whether ``e`` is (in) a member of a header union, whose copy marks its siblings."""

@@ -48,6 +48,18 @@ class _Unsupported(Exception):
     pass
 
 
+class _Dies(Exception):
+    """A varbit assignment under an ``if``: p4c predicates it into an ``assign_VL`` of a ``?:``, and
+    simple_switch 1.15.5 dies executing it (actions.h: "tag == ActionParam::FIELD"; helper opens5)."""
+
+
+#: what a predicated action that holds :class:`_Dies` runs first: the packet is dropped with a trace
+#: line, as checkmate-p4c's build does where simple_switch dies (elab_statements.bmv2_dies)
+VARBIT_DIES = {"s": "assert", "c": {"op": "const", "v": False, "t": ["bool"]}, "not_extern": True,
+               "where": "a varbit assignment under an if in an action (p4c predicates it into assign_VL of a ?:; "
+                        "simple_switch dies executing it)"}
+
+
 def lvalue_name(e: dict) -> str | None:
     """p4c's ``Pred::lvalueName``: the path of an lvalue, or None."""
     op = e.get("op")
@@ -285,6 +297,9 @@ class Predication:
         except _Unsupported:
             self.dependent, self.is_dep, self.dep_level, self.fresh = saved
             return body
+        except _Dies:
+            self.dependent, self.is_dep, self.dep_level, self.fresh = saved
+            return [dict(VARBIT_DIES)] + body
 
     def top(self, s: dict) -> dict:
         if s.get("s") == "block":
@@ -343,6 +358,8 @@ class Predication:
         left, right = s["l"], s["r"]
         # (a header too: p4c predicates a header copy whole -- `q = c ? hdr.h : q`, BMv2's assign_header
         # of a Mux; an inlined call's copy-in and copy-back, helper opens5)
+        if left.get("t", [None])[0] == "varbit":
+            raise _Dies
         if left.get("t", [None])[0] not in _SCALARS + ("header",) or s.get("siblings") or s.get("dead_key") is not None:
             raise _Unsupported
         lname = lvalue_name(left)

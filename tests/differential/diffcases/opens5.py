@@ -1,6 +1,6 @@
 """Found by helper opens5 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
 compiles whose behaviour checkmate-switch must match."""
-from .base import H, H2, case, program
+from .base import H, H2, PAYLOAD, case, eth, program, varbit_program
 
 CAT = "p4c Predication"
 
@@ -93,5 +93,34 @@ CASES += [
         ("of_a_local_header", "h_t t; if (hdr.h.b == 0) { t = hdr.h; t.a = t.a + 1; hdr.h2 = t; } else { t = hdr.h2; "
                               "hdr.h = t; }"),
         ("of_an_invalid_header", "h_t t; if (hdr.h.b == 0) { hdr.h2 = t; } else { hdr.h2.a = hdr.h2.a + 1; }"),
+    )
+]
+
+# probes: varbit arguments of a call in an action with an `if`
+_FRVB = [(1, eth(0x1234) + bytes([n]) + bytes(range(0x11, 0x11 + n // 8)) + b"\xa1\xa2" + bytes([t]) + PAYLOAD)
+         for n in (0, 8, 16) for t in (0, 1, 3)]
+_DUT = "if (hdr.tail.t != 1) { hdr.tail.t = hdr.tail.t + 1; } else if (hdr.tail.t != 3) { hdr.tail.t = 3; }"
+_VB_DIES = "simple_switch 1.15.5 dies executing p4c's predicated varbit assignment (assign_VL of a ?:: tag == FIELD)"
+CASES += [
+    case(f"opens5_{name}", CAT, varbit_program(f"""
+{decls}
+    apply {{
+        {"t.apply()" if "table t" in decls else "a1()"};
+        sm.egress_spec = 2;
+    }}""", top=top), frames=_FRVB, **({"p4info_only": _VB_DIES} if "varbit_a" in name else {"json_path": True}))
+    for name, top, decls in (
+        ("function_with_an_inout_varbit_header_called_under_an_if", "void f(inout vb_t q, in vb_t r) { q = r; }\n",
+         f"    action a1() {{ if (hdr.len.n == 8) {{ f(hdr.x, hdr.y); }} {_DUT} }}"),
+        ("action_with_a_varbit_argument_called_under_an_if", "",
+         f"    action a2(in varbit<32> v) {{ hdr.x.v = v; {_DUT} }}\n"
+         "    action a1() { if (hdr.len.n == 8) { a2(hdr.y.v); } }"),
+        ("varbit_assignment_in_an_if_in_an_action", "",
+         f"    action a1() {{ if (hdr.len.n == 8) {{ hdr.x.v = hdr.y.v; }} {_DUT} }}"),
+        ("varbit_assignment_in_an_if_in_a_table_action", "",
+         f"    action a1() {{ if (hdr.len.n == 8) {{ hdr.x.v = hdr.y.v; }} }}\n"
+         "    table t { key = { hdr.tail.t: exact; } actions = { a1; NoAction; } default_action = NoAction(); "
+         "const entries = { 1: a1(); } }"),
+        ("function_with_an_out_varbit_called_in_an_action", "void f(out varbit<32> v, in varbit<32> w) { v = w; }\n",
+         f"    action a1() {{ f(hdr.x.v, hdr.y.v); {_DUT} }}"),
     )
 ]
