@@ -124,3 +124,13 @@ CASES += [
          f"    action a1() {{ f(hdr.x.v, hdr.y.v); {_DUT} }}"),
     )
 ]
+
+# the whole user metadata as a function's inout argument in an action: p4c's JSON names a header
+# instance "m" of type meta_t with fields "userMetadata.m8" (which meta_t lacks), and simple_switch_grpc
+# 1.15.5 dies (SIGSEGV) on it; checkmate-switch runs the call (P4Info only; the bmv2json loader refuses
+# that JSON: "header type 'meta_t' has no field 'userMetadata.m8'")
+CASES.append(case("opens5_user_metadata_as_an_inout_function_argument_in_an_action", CAT, program(
+    "        a1();\n        hdr.h.d = (bit<32>)meta.m8;\n", top="void f(inout meta_t m) { if (m.m8 != 1) { m.m8 = m.m8 + 1; } "
+    "else if (m.m8 != 3) { m.m8 = 3; } }\n",
+    ingress_decls="    action a1() { meta.m8 = hdr.h.a; if (hdr.h.c == 0) { f(meta); } }\n"), frames=_FR,
+    p4info_only="simple_switch_grpc 1.15.5 dies (SIGSEGV) on p4c's JSON of a function's inout user-metadata argument"))
