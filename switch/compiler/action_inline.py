@@ -13,8 +13,17 @@ action get the pass's double update (``void f(inout bit<8> x) { if (x != 1) { x 
 ``if`` is predicated nested in it (helper opens4, --top4 Predication dumps; checkmate-switch ran the
 callee as a call, its body as written or predicated alone).
 
+The callee's ``?:``s are made ``if``s first (p4c's SideEffectOrdering runs before InlineFunctions
+and InlineActions: ``--top4`` dumps; helper opens5).  A header argument is copied whole (``q =
+hdr.h``, which Predication writes ``q = c ? hdr.h : q``: BMv2's ``assign_header`` of a Mux), a struct
+one field by field (the mid end's CopyStructures has split it before Predication), a varbit one as
+a varbit copy (predicated, it is an ``assign_VL`` of a Mux, on which simple_switch dies:
+``predication.VARBIT_DIES``); ``out`` ones are not initialized (p4c 1.2.4.8 neither: an ``out``
+header stays as invalid as the local is).
+
 Only calls the replay can follow are pasted: statements (not calls in expressions) whose arguments
-are bit/int/bool values at a place without a run-time index or a call, carrying no mark of the
+are bit/int/bool/varbit values, headers (not union members) or structs of bit/int/bool values and
+headers, at a place without a run-time index or a call, carrying no mark of the
 copy-back passes (a union sibling, a dropped copy-back), of a callee with a body of blocks,
 ``if``s, scalar assignments, declarations and ``return``s (no ``exit``: its copy-back order is the
 runtime's).  Otherwise :func:`inline_calls` returns None and the action is predicated as written.
