@@ -134,3 +134,19 @@ CASES.append(case("opens5_user_metadata_as_an_inout_function_argument_in_an_acti
     "else if (m.m8 != 3) { m.m8 = 3; } }\n",
     ingress_decls="    action a1() { meta.m8 = hdr.h.a; if (hdr.h.c == 0) { f(meta); } }\n"), frames=_FR,
     p4info_only="simple_switch_grpc 1.15.5 dies (SIGSEGV) on p4c's JSON of a function's inout user-metadata argument"))
+
+# probes: the whole headers struct, and a stack element, as a callee's argument in an action
+_DUG = "if (g.h.a != 1) { g.h.a = g.h.a + 1; } else if (g.h.a != 3) { g.h.a = 3; g.h2 = g.h; }"
+CASES += [
+    case(f"opens5_{name}", CAT, program(call, ingress_decls=decls, top=top, fields=fields, deparser=dep), frames=_FR + _FR2[:8],
+         json_path=True)
+    for name, top, decls, call, fields, dep in (
+        ("function_with_the_headers_struct_called_under_an_if_in_an_action", f"void f(inout headers_t g) {{ {_DUG} }}\n",
+         "    action a1() { if (hdr.h.c == 0) { f(hdr); } }\n", "        a1();\n", "", None),
+        ("action_with_the_headers_struct_called_in_an_action", "", f"    action a2(inout headers_t g) {{ {_DUG} }}\n"
+         "    action a1() { a2(hdr); }\n", "        a1();\n", "", None),
+        ("action_with_a_stack_element_called_under_an_if", "", f"    action a2(inout h_t q) {{ {_DUQ} }}\n"
+         "    action a1() { hdr.hs[1] = hdr.h; if (hdr.h.c == 0) { a2(hdr.hs[1]); } hdr.h.b = hdr.hs[1].a; }\n",
+         "        a1();\n", "    h_t[2] hs;\n", None),
+    )
+]
