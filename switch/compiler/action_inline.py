@@ -127,16 +127,8 @@ class _Inliner:
         body = _rename(copy.deepcopy(body), names, subst)
         return {"s": "block", "body": pre + self.hoist(body) + post}
 
-    def copyable(self, t: list, top: bool = True) -> bool:
-        """Whether a value of type ``t`` is copied as the replay can: a bit/int/bool value, a header
-        (p4c keeps ``q = hdr.h`` whole: Predication writes ``q = c ? hdr.h : q``, BMv2's
-        ``assign_header`` of a Mux), a varbit value (predicated, an ``assign_VL`` of a Mux, on which
-        simple_switch dies: predication.VARBIT_DIES), a struct of bit/int/bool values and headers
-        (CopyStructures copies it field by field)."""
-        if t[0] in _SCALARS or t[0] == "header" or (t[0] == "varbit" and top):
-            return True
-        st = self.structs.get(t[1]) if t[0] == "struct" else None
-        return st is not None and not st.get("union") and all(self.copyable(ft, False) for _f, ft in st["fields"])
+    def copyable(self, t: list) -> bool:
+        return copyable(t, self.structs)
 
     def in_union(self, e: dict) -> bool:
         """Whether ``e`` is (in) a member of a header union, whose copy marks its siblings."""
@@ -148,15 +140,7 @@ class _Inliner:
         return False
 
     def copy(self, dst: dict, src: dict) -> list:
-        """``dst = src`` as p4c's mid end has it before Predication: a struct field by field."""
-        t = dst["t"]
-        if t[0] != "struct":
-            return [{"s": "assign", "l": dst, "r": src}]
-        out = []
-        for f, ft in self.structs[t[1]]["fields"]:
-            f = pyname(f)
-            out += self.copy({"op": "field", "base": dst, "f": f, "t": ft}, {"op": "field", "base": src, "f": f, "t": ft})
-        return out
+        return struct_copy(dst, src, self.structs)
 
     def hoist(self, stmts: list) -> list:
         out = []
@@ -172,6 +156,31 @@ class _Inliner:
             else:
                 out.append(s)
         return out
+
+
+def copyable(t: list, structs: dict, top: bool = True) -> bool:
+    """Whether a value of type ``t`` is copied as the replay can: a bit/int/bool value, a header
+    (p4c keeps ``q = hdr.h`` whole: Predication writes ``q = c ? hdr.h : q``, BMv2's
+    ``assign_header`` of a Mux), a varbit value (predicated, an ``assign_VL`` of a Mux, on which
+    simple_switch dies: predication.VARBIT_DIES), a struct of bit/int/bool values and headers
+    (CopyStructures copies it field by field)."""
+    if t[0] in _SCALARS or t[0] == "header" or (t[0] == "varbit" and top):
+        return True
+    st = structs.get(t[1]) if t[0] == "struct" else None
+    return st is not None and not st.get("union") and all(copyable(ft, structs, False) for _f, ft in st["fields"])
+
+
+def struct_copy(dst: dict, src: dict, structs: dict) -> list:
+    """``dst = src`` as p4c's mid end has it before Predication: a struct field by field, nested
+    structs too (CopyStructures), a header whole."""
+    t = dst["t"]
+    if t[0] != "struct":
+        return [{"s": "assign", "l": dst, "r": src}]
+    out = []
+    for f, ft in structs[t[1]]["fields"]:
+        f = pyname(f)
+        out += struct_copy({"op": "field", "base": dst, "f": f, "t": ft}, {"op": "field", "base": src, "f": f, "t": ft}, structs)
+    return out
 
 
 def _unsafe(e: dict) -> bool:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import copy
 
-from .action_inline import inline_calls
+from .action_inline import copyable, inline_calls, struct_copy
 from .elab_common import ir_any, is_call
 from .remove_returns import remove_returns
 
@@ -352,6 +352,15 @@ class Predication:
             return {"s": "block", "body": [x for x in (self.inner(y) for y in s["body"]) if x is not None]}
         if k == "if":
             return self.visit_if(s)
+        if k == "assign" and (s["l"].get("t") or [None])[0] == "struct":
+            # (p4c's mid-end CopyStructures has split a struct copy field by field: helper opens5,
+            # `opens5_struct_copy_*`)
+            structs = self.callees[2] if len(self.callees) > 2 else {}
+            if not copyable(s["l"]["t"], structs, False) or s.get("siblings") or s["r"].get("op") not in ("var", "field"):
+                raise _Unsupported
+            for x in struct_copy(s["l"], s["r"], structs):
+                self.assign(x)
+            return None
         if k == "assign":
             self.assign(s)
             return None

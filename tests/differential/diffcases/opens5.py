@@ -150,3 +150,19 @@ CASES += [
          "        a1();\n", "    h_t[2] hs;\n", None),
     )
 ]
+
+# probes: a program's own struct copies in an action's `if` (p4c's CopyStructures splits them first)
+_OUT2 = "        hdr.h.d = meta.s.v ++ meta.s.w ++ meta.s2.v ++ meta.s2.w;\n"
+CASES += [
+    case(f"opens5_struct_copy_{name}", CAT, program("        a1();\n" + _OUT2, ingress_decls=f"    action a1() {{ {body} }}\n",
+                                                    headers=_ST, meta="    s_t s;\n    s_t s2;\n"), frames=_FR, json_path=True)
+    for name, body in (
+        ("after_a_store_in_the_same_if", "meta.s.v = hdr.h.a; if (hdr.h.c == 0) { meta.s.v = 9; meta.s2 = meta.s; "
+                                         "meta.s2.w = meta.s2.v; }"),
+        ("nested_double_update", "meta.s.v = hdr.h.a; meta.s2.v = hdr.h.b; if (hdr.h.c == 0) { if (meta.s.v != 1) { "
+                                 "meta.s.v = meta.s.v + 1; meta.s2 = meta.s; } else if (meta.s.v != 3) { meta.s2 = meta.s; "
+                                 "meta.s.v = 3; } }"),
+        ("double_update", "meta.s.v = hdr.h.a; if (meta.s.v != 1) { meta.s2 = meta.s; meta.s.v = meta.s2.v + 1; } "
+                          "else if (meta.s.v != 3) { meta.s.v = 3; meta.s2 = meta.s; }"),
+    )
+]
