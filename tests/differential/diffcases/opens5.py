@@ -74,6 +74,8 @@ CASES += [
     _case(f"predicated_after_a_variant{how}", "", _A0V + _A1V + extra, call, frames=_FRV)
     for how, extra, call in (
         ("", "", "        a0(hdr.h2);\n        a1();\n"),
+        ("_and_the_body_as_written", "", "        a0(hdr.h2);\n        a0(hdr.h);\n        a1();\n"),
+        ("_the_body_as_written_first", "", "        a0(hdr.h);\n        a0(hdr.h2);\n        a1();\n"),
         ("_in_tables", "    table t0 { actions = { a0(hdr.h2); } default_action = a0(hdr.h2); }\n"
          "    table t1 { actions = { a1; } default_action = a1(); }\n", "        t0.apply();\n        t1.apply();\n"))
 ]
