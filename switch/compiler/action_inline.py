@@ -21,7 +21,12 @@ a varbit copy (predicated, it is an ``assign_VL`` of a Mux, on which simple_swit
 ``predication.VARBIT_DIES``); ``out`` ones are not initialized (p4c 1.2.4.8 neither: an ``out``
 header stays as invalid as the local is).
 
-Only calls the replay can follow are pasted: statements (not calls in expressions) whose arguments
+A function's value assigned whole (``l = f(args)``, which SideEffectOrdering leaves in place) is
+pasted too, its ``return e`` RemoveReturns' ``hasReturned = true; retval = e``, then ``l = retval``
+after the copy-backs (``--top4 FrontEndLast``; a call in a larger expression, which SideEffectOrdering
+splits into temporaries, stays a call).
+
+Only calls the replay can follow are pasted: statements (and ``l = f(args)``) whose arguments
 are bit/int/bool/varbit values, headers (not union members) or structs of bit/int/bool values and
 headers, at a place without a run-time index or a call, carrying no mark of the
 copy-back passes (a union sibling, a dropped copy-back), of a callee with a body of blocks,
@@ -51,7 +56,7 @@ def inline_calls(body: list, actions: dict, functions: dict, structs: dict | Non
     ``py`` name -> the IR's function; ``structs``: the IR's struct types (name -> ``fields``, for
     the field-by-field copies of a struct argument); ``dismantle``: body -> body with its ``?:``s
     made ``if``s (SideEffectOrdering, which p4c's front end runs on the callee before pasting it)."""
-    if not any(d.get("s") in ("call_action", "call_fn") for d in ir_dicts(body, "t")):
+    if not any(d.get("s") in ("call_action", "call_fn") or _value_call(d) for d in ir_dicts(body, "t")):
         return None
     inl = _Inliner(actions, functions, structs or {}, dismantle or (lambda b: b))
     try:
@@ -87,11 +92,34 @@ class _Inliner:
                 if f is None or (f.get("ret") or ["void"])[0] != "void":
                     raise _NotInlined
                 out.append(self.paste(s["args"], f["params"], f["body"], depth))
+            elif _value_call(s) and not _unsafe(s["l"]):
+                out.append(self.paste_value(s, depth))
             else:
                 out.append(s)
         return out
 
-    def paste(self, args: list, params: list, body: list, depth: int) -> dict:
+    def paste_value(self, s: dict, depth: int) -> dict:
+        """``l = f(args)`` of a function with a bit/int/bool result (SideEffectOrdering leaves such a
+        call in place; InlineFunctions pastes copy-ins, the body -- its ``return e`` RemoveReturns'
+        ``hasReturned = true; retval = e`` --, copy-backs, then ``l = retval``: helper opens5), or
+        ``s`` itself where the call cannot be pasted (a call in a larger expression stays too)."""
+        f, r = self.functions.get(s["r"]["fn"]), s["r"]
+        if f is None or (f.get("ret") or ["void"])[0] not in _SCALARS or len(r["args"]) != len(f["params"]):
+            return s
+        saved = (len(self.hoisted), self.copies)
+        try:
+            args = r["args"] if r["op"] == "call_fn_out" else \
+                [{"e": a, "dir": p["dir"]} for a, p in zip(r["args"], f["params"])]
+            retval = {"op": "var", "n": f"_pred_retval__inl{self.copies + 1}", "t": f["ret"]}
+            block = self.paste(args, f["params"], f["body"], depth, retval)
+        except _NotInlined:
+            del self.hoisted[saved[0]:]
+            self.copies = saved[1]
+            return s
+        self.hoisted.append({"s": "decl", "n": retval["n"], "t": f["ret"], "init": None})
+        return dict(block, body=block["body"] + [{"s": "assign", "l": s["l"], "r": retval}])
+
+    def paste(self, args: list, params: list, body: list, depth: int, retval: dict | None = None) -> dict:
         if depth >= _MAX_DEPTH or len(args) != len(params) or set(s.get("s") for s in ir_dicts(body, "t")
                                                                   if "s" in s) - {"block", "if", "assign", "decl",
                                                                                   "return", "call_action", "call_fn"}:
@@ -99,7 +127,9 @@ class _Inliner:
         self.copies += 1
         suffix = f"__inl{self.copies}"
         body = self.dismantle(body)
-        flag = remove_returns(body, f"_pred_returned{suffix}")
+        flag = remove_returns(body, f"_pred_returned{suffix}", retval)
+        if retval is not None and flag is None:
+            raise _NotInlined
         body = self.stmts(flag if flag is not None else body, depth + 1)
         names, subst, pre, post = {}, {}, [], []
         for arg, p in zip(args, params):
@@ -181,6 +211,11 @@ def struct_copy(dst: dict, src: dict, structs: dict) -> list:
         f = pyname(f)
         out += struct_copy({"op": "field", "base": dst, "f": f, "t": ft}, {"op": "field", "base": src, "f": f, "t": ft}, structs)
     return out
+
+
+def _value_call(s: dict) -> bool:
+    """Whether statement ``s`` assigns a function call's value (``l = f(args)``)."""
+    return s.get("s") == "assign" and s["r"].get("op") in ("call_fn", "call_fn_out")   # (_out: with out/inout arguments)
 
 
 def _unsafe(e: dict) -> bool:

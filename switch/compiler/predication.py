@@ -28,8 +28,9 @@ with both branches empty is gone.  An action with a ``return`` is first rewritte
 RemoveReturns does (:mod:`.remove_returns`; helper opens4).
 
 A header copy in an ``if`` is predicated whole (``q = c ? x : q``, BMv2's ``assign_header`` of a
-Mux), a struct copy field by field (the mid end's CopyStructures splits it first); a varbit assignment in an ``if`` is an ``assign_VL`` of a Mux, on which simple_switch 1.15.5
-dies, so such an action drops the packet first (:data:`VARBIT_DIES`; helper opens5).
+Mux), a struct copy field by field (the mid end's CopyStructures splits it first); a varbit
+assignment in an ``if`` is an ``assign_VL`` of a Mux, on which simple_switch 1.15.5 dies, so such
+an action drops the packet first (:data:`VARBIT_DIES`; helper opens5).
 An action is left as it is (run with its ``if`` statements, the P4 semantics) when one of its
 ``if``s holds anything but assignments of bit/int/bool values, headers and structs of those, and
 blocks -- a call, a declaration, a union or stack copy, an lvalue with a run-time index, a nested ``if`` whose

@@ -168,3 +168,25 @@ CASES += [
                           "else if (meta.s.v != 3) { meta.s.v = 3; meta.s2 = meta.s; }"),
     )
 ]
+
+# probes: an expression call of a non-void function in an action
+CASES += [
+    _case(name, top, decls) for name, top, decls in (
+        ("value_function_with_a_double_update_called_in_an_action",
+         "bit<8> g(in bit<8> v) { bit<8> x = v; if (x != 1) { x = x + 1; } else if (x != 3) { x = 3; } return x; }\n",
+         "    action a1() { hdr.h.a = g(hdr.h.a); }\n"),
+        ("value_function_with_returns_called_under_an_if_in_an_action",
+         "bit<8> g(in bit<8> v) { if (v == 1) { return 7; } else if (v == 2) { return v + 4; } return v; }\n",
+         "    action a1() { if (hdr.h.c == 0) { hdr.h.a = g(hdr.h.a) + 1; } }\n"),
+        ("value_function_with_returns_assigned_under_an_if_in_an_action",
+         "bit<8> g(in bit<8> v) { if (v == 1) { return 7; } else if (v == 2) { return v + 4; } return v; }\n",
+         "    action a1() { if (hdr.h.c == 0) { hdr.h.a = g(hdr.h.a); } else { hdr.h.a = g(hdr.h.b); } }\n"),
+        ("value_function_with_a_double_update_assigned_under_an_if_in_an_action",
+         "bit<8> g(in bit<8> v) { bit<8> x = v; if (x != 1) { x = x + 1; } else if (x != 3) { x = 3; } return x; }\n",
+         "    action a1() { if (hdr.h.c == 0) { hdr.h.a = g(hdr.h.a); } }\n"),
+        ("value_function_with_an_out_argument_called_in_an_action",
+         "bit<8> g(in bit<8> v, out bit<8> w) { w = v; if (w != 1) { w = w + 1; } else if (w != 3) { w = 3; } "
+         "return w + 16; }\n",
+         "    action a1() { hdr.h.a = g(hdr.h.a, hdr.h.b); }\n"),
+    )
+]
