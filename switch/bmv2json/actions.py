@@ -89,12 +89,25 @@ class PrimitiveGen:
             # checkmate-p4c's build does (elab_statements.bmv2_dies)
             return [{"s": "assert", "c": bool_const(False),
                      "where": f"{at}: a header as a field or value (simple_switch dies executing it)"}]
+        if any(i < len(a) and _stack_field(a[i]) for i in _HEADER_AT.get(op, ())):
+            # `hs.next.setValid()`, `hs.next = x` in a parser state: p4c writes a "stack_field" ["hs",
+            # "next"] where the primitive takes a header; simple_switch loads it and dies executing it
+            # (actions.h: "Default switch case should not be reachable") -- dropped there, as
+            # checkmate-p4c's build does (elab_statements.bmv2_dies; helper errs22's open item, opens5)
+            return [{"s": "assert", "c": bool_const(False), "not_extern": True,
+                     "where": f"{at}: a stack field as a header (simple_switch dies executing it)"}]
         if op == "assign":
             dst, src = X(a[0]), X(a[1])
             if dst["t"][0] in ("header", "stack"):
                 return [{"s": "assign", "l": dst, "r": src}]
             return [{"s": "assign", "l": dst, "r": cast(m.num(src), dst["t"])}]
         if op == "assign_VL":
+            if any(z.get("type") != "field" for z in a[:2]):
+                # p4c's predicated varbit assignment (`v = c ? w : v`): simple_switch loads it and dies
+                # executing it (actions.h: "tag == ActionParam::FIELD"), as checkmate-p4c's build has it
+                # (predication.VARBIT_DIES; helper opens5)
+                return [{"s": "assert", "c": bool_const(False), "not_extern": True,
+                         "where": f"{at}: a varbit value that is not a field (simple_switch dies executing it)"}]
             return [{"s": "assign", "l": X(a[0]), "r": X(a[1])}]
         if op == "assign_header":
             meta = self._meta_copy(a, at)
@@ -194,6 +207,16 @@ class PrimitiveGen:
 # the primitives' parameters BMv2 takes as a field or a value (a header there: it dies executing it)
 _NO_HEADER = {"execute_meter": (2,), "register_read": (0,), "modify_field_with_hash_based_offset": (0, 1, 3),
               "modify_field_rng_uniform": (0, 1, 2)}
+
+# the primitives' parameters BMv2 takes as a header (a stack field there: it dies executing it)
+_HEADER_AT = {"add_header": (0,), "remove_header": (0,), "assign_header": (0, 1)}
+
+
+def _stack_field(z: dict) -> bool:
+    """Whether a primitive's parameter is a ``stack_field`` (p4c wraps it in an "expression")."""
+    v = z.get("value") if z.get("type") == "expression" else z
+    return isinstance(v, dict) and v.get("type") == "stack_field"
+
 
 # BMv2 expression ops whose value is a bool (bm_sim/expressions.cpp): as a primitive's parameter
 _BOOL_OPS = {"d2b", "==", "!=", "<", ">", "<=", ">=", "and", "or", "not", "valid", "valid_union"}

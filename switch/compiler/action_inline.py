@@ -13,8 +13,22 @@ action get the pass's double update (``void f(inout bit<8> x) { if (x != 1) { x 
 ``if`` is predicated nested in it (helper opens4, --top4 Predication dumps; checkmate-switch ran the
 callee as a call, its body as written or predicated alone).
 
-Only calls the replay can follow are pasted: statements (not calls in expressions) whose arguments
-are bit/int/bool values at a place without a run-time index or a call, carrying no mark of the
+The callee's ``?:``s are made ``if``s first (p4c's SideEffectOrdering runs before InlineFunctions
+and InlineActions: ``--top4`` dumps; helper opens5).  A header argument is copied whole (``q =
+hdr.h``, which Predication writes ``q = c ? hdr.h : q``: BMv2's ``assign_header`` of a Mux), a struct
+one field by field (the mid end's CopyStructures has split it before Predication), a varbit one as
+a varbit copy (predicated, it is an ``assign_VL`` of a Mux, on which simple_switch dies:
+``predication.VARBIT_DIES``); ``out`` ones are not initialized (p4c 1.2.4.8 neither: an ``out``
+header stays as invalid as the local is).
+
+A function's value assigned whole (``l = f(args)``, which SideEffectOrdering leaves in place) is
+pasted too, its ``return e`` RemoveReturns' ``hasReturned = true; retval = e``, then ``l = retval``
+after the copy-backs (``--top4 FrontEndLast``; a call in a larger expression, which SideEffectOrdering
+splits into temporaries, stays a call).
+
+Only calls the replay can follow are pasted: statements (and ``l = f(args)``) whose arguments
+are bit/int/bool/varbit values, headers (not union members) or structs of bit/int/bool values and
+headers, at a place without a run-time index or a call, carrying no mark of the
 copy-back passes (a union sibling, a dropped copy-back), of a callee with a body of blocks,
 ``if``s, scalar assignments, declarations and ``return``s (no ``exit``: its copy-back order is the
 runtime's).  Otherwise :func:`inline_calls` returns None and the action is predicated as written.
@@ -23,7 +37,7 @@ from __future__ import annotations
 
 import copy
 
-from .elab_common import ir_dicts, is_call
+from .elab_common import ir_dicts, is_call, pyname
 from .remove_returns import hoist_init, remove_returns
 
 _SCALARS = ("bit", "int", "bool")
@@ -34,14 +48,17 @@ class _NotInlined(Exception):
     pass
 
 
-def inline_calls(body: list, actions: dict, functions: dict) -> list | None:
+def inline_calls(body: list, actions: dict, functions: dict, structs: dict | None = None,
+                 dismantle=None) -> list | None:
     """``body`` with its action and function calls pasted (module docstring), every declaration of
     the pasted code moved to the top (MoveDeclarations), or None when it calls nothing or one call
     cannot be pasted.  ``actions``: name -> unpredicated body and ``all_params``; ``functions``:
-    ``py`` name -> the IR's function."""
-    if not any(d.get("s") in ("call_action", "call_fn") for d in ir_dicts(body, "t")):
+    ``py`` name -> the IR's function; ``structs``: the IR's struct types (name -> ``fields``, for
+    the field-by-field copies of a struct argument); ``dismantle``: body -> body with its ``?:``s
+    made ``if``s (SideEffectOrdering, which p4c's front end runs on the callee before pasting it)."""
+    if not any(d.get("s") in ("call_action", "call_fn") or _value_call(d) for d in ir_dicts(body, "t")):
         return None
-    inl = _Inliner(actions, functions)
+    inl = _Inliner(actions, functions, structs or {}, dismantle or (lambda b: b))
     try:
         out = inl.stmts(body, 0)
     except _NotInlined:
@@ -50,8 +67,8 @@ def inline_calls(body: list, actions: dict, functions: dict) -> list | None:
 
 
 class _Inliner:
-    def __init__(self, actions: dict, functions: dict):
-        self.actions, self.functions = actions, functions
+    def __init__(self, actions: dict, functions: dict, structs: dict, dismantle):
+        self.actions, self.functions, self.structs, self.dismantle = actions, functions, structs, dismantle
         self.hoisted: list = []
         self.copies = 0
 
@@ -75,40 +92,85 @@ class _Inliner:
                 if f is None or (f.get("ret") or ["void"])[0] != "void":
                     raise _NotInlined
                 out.append(self.paste(s["args"], f["params"], f["body"], depth))
+            elif _value_call(s) and not _unsafe(s["l"]):
+                out.append(self.paste_value(s, depth))
             else:
                 out.append(s)
         return out
 
-    def paste(self, args: list, params: list, body: list, depth: int) -> dict:
+    def paste_value(self, s: dict, depth: int) -> dict:
+        """``l = f(args)`` of a function with a bit/int/bool result (SideEffectOrdering leaves such a
+        call in place; InlineFunctions pastes copy-ins, the body -- its ``return e`` RemoveReturns'
+        ``hasReturned = true; retval = e`` --, copy-backs, then ``l = retval``: helper opens5), or
+        ``s`` itself where the call cannot be pasted (a call in a larger expression stays too)."""
+        f, r = self.functions.get(s["r"]["fn"]), s["r"]
+        if f is None or (f.get("ret") or ["void"])[0] not in _SCALARS or len(r["args"]) != len(f["params"]):
+            return s
+        saved = (len(self.hoisted), self.copies)
+        try:
+            args = r["args"] if r["op"] == "call_fn_out" else \
+                [{"e": a, "dir": p["dir"]} for a, p in zip(r["args"], f["params"])]
+            retval = {"op": "var", "n": f"_pred_retval__inl{self.copies + 1}", "t": f["ret"]}
+            block = self.paste(args, f["params"], f["body"], depth, retval)
+        except _NotInlined:
+            del self.hoisted[saved[0]:]
+            self.copies = saved[1]
+            return s
+        self.hoisted.append({"s": "decl", "n": retval["n"], "t": f["ret"], "init": None})
+        return dict(block, body=block["body"] + [{"s": "assign", "l": s["l"], "r": retval}])
+
+    def paste(self, args: list, params: list, body: list, depth: int, retval: dict | None = None) -> dict:
         if depth >= _MAX_DEPTH or len(args) != len(params) or set(s.get("s") for s in ir_dicts(body, "t")
                                                                   if "s" in s) - {"block", "if", "assign", "decl",
                                                                                   "return", "call_action", "call_fn"}:
             raise _NotInlined
         self.copies += 1
         suffix = f"__inl{self.copies}"
-        flag = remove_returns(body, f"_pred_returned{suffix}")
+        body = self.dismantle(body)
+        flag = remove_returns(body, f"_pred_returned{suffix}", retval)
+        if retval is not None and flag is None:
+            raise _NotInlined
         body = self.stmts(flag if flag is not None else body, depth + 1)
         names, subst, pre, post = {}, {}, [], []
         for arg, p in zip(args, params):
             e, d = arg.get("e"), arg.get("dir")
-            if (p["t"] or [None])[0] not in _SCALARS or e is None or arg.get("dead") or \
-                    arg.get("dead_key") is not None or arg.get("siblings") or _unsafe(e):
+            if e is None or arg.get("dead") or arg.get("dead_key") is not None or arg.get("siblings") or _unsafe(e) \
+                    or not self.copyable(p["t"] or [None]) or self.in_union(e):
                 raise _NotInlined
             if d is None:
+                if (p["t"] or [None])[0] not in _SCALARS:
+                    raise _NotInlined
                 subst[p["py"]] = e
                 continue
             names[p["py"]] = p["py"] + suffix
             var = {"op": "var", "n": names[p["py"]], "t": p["t"]}
             self.hoisted.append({"s": "decl", "n": var["n"], "t": p["t"], "init": None})
+            if p["t"][0] == "varbit":   # (a varbit variable's value is its field "v" in the IR)
+                var = {"op": "field", "base": var, "f": "v", "t": p["t"]}
             if d in ("in", "inout"):
-                pre.append({"s": "assign", "l": var, "r": e})
+                pre += self.copy(var, e)
             if d in ("out", "inout"):
-                post.append({"s": "assign", "l": e, "r": var})
+                post += self.copy(e, var)
         for d in ir_dicts(body, "t"):
             if d.get("s") == "decl":
                 names[d["n"]] = d["n"] + suffix
         body = _rename(copy.deepcopy(body), names, subst)
         return {"s": "block", "body": pre + self.hoist(body) + post}
+
+    def copyable(self, t: list) -> bool:
+        return copyable(t, self.structs)
+
+    def in_union(self, e: dict) -> bool:
+        """Whether ``e`` is (in) a member of a header union, whose copy marks its siblings."""
+        while e.get("op") == "field":
+            bt = e["base"].get("t") or [None]
+            if bt[0] == "struct" and (self.structs.get(bt[1]) or {}).get("union"):
+                return True
+            e = e["base"]
+        return False
+
+    def copy(self, dst: dict, src: dict) -> list:
+        return struct_copy(dst, src, self.structs)
 
     def hoist(self, stmts: list) -> list:
         out = []
@@ -124,6 +186,36 @@ class _Inliner:
             else:
                 out.append(s)
         return out
+
+
+def copyable(t: list, structs: dict, top: bool = True) -> bool:
+    """Whether a value of type ``t`` is copied as the replay can: a bit/int/bool value, a header
+    (p4c keeps ``q = hdr.h`` whole: Predication writes ``q = c ? hdr.h : q``, BMv2's
+    ``assign_header`` of a Mux), a varbit value (predicated, an ``assign_VL`` of a Mux, on which
+    simple_switch dies: predication.VARBIT_DIES), a struct of bit/int/bool values and headers
+    (CopyStructures copies it field by field)."""
+    if t[0] in _SCALARS or t[0] == "header" or (t[0] == "varbit" and top):
+        return True
+    st = structs.get(t[1]) if t[0] == "struct" else None
+    return st is not None and not st.get("union") and all(copyable(ft, structs, False) for _f, ft in st["fields"])
+
+
+def struct_copy(dst: dict, src: dict, structs: dict) -> list:
+    """``dst = src`` as p4c's mid end has it before Predication: a struct field by field, nested
+    structs too (CopyStructures), a header whole."""
+    t = dst["t"]
+    if t[0] != "struct":
+        return [{"s": "assign", "l": dst, "r": src}]
+    out = []
+    for f, ft in structs[t[1]]["fields"]:
+        f = pyname(f)
+        out += struct_copy({"op": "field", "base": dst, "f": f, "t": ft}, {"op": "field", "base": src, "f": f, "t": ft}, structs)
+    return out
+
+
+def _value_call(s: dict) -> bool:
+    """Whether statement ``s`` assigns a function call's value (``l = f(args)``)."""
+    return s.get("s") == "assign" and s["r"].get("op") in ("call_fn", "call_fn_out")   # (_out: with out/inout arguments)
 
 
 def _unsafe(e: dict) -> bool:

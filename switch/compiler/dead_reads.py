@@ -47,7 +47,7 @@ from .elab_common import ir_dicts
 from .copy_paths import ir_path as _path, overlap as _overlap, path_reads
 from .exit_blind_stores import bit_span, mux_leftovers, mux_reads, untouched
 from .header_init import has_method_call
-from .predication import predicate_alone
+from .predication import predicate_from
 
 
 
@@ -208,7 +208,15 @@ def _without_stores(stmts: list, paths: set) -> list:
 def specialize_copy_out_bodies(ir: dict) -> None:
     """Action bodies without the stores a use's copy-back overwrites (module docstring): the IR's
     ``action_variants`` and the ``impl`` of the table action references and ``call_action``
-    statements that run them."""
+    statements that run them.
+
+    The actions are taken in p4c's order, the Predication pass's program-wide state carried from
+    one to the next (:func:`.predication.predicate_from`): a variant is predicated from the state
+    before its action, and where it is the action's only copy -- every use of the action runs it --
+    the actions after it start from the state after the variant, not after the body as written
+    (p4c predicates the copy its def-use left; the body's dropped stores made a name "dependent"
+    that a later action's nested double update then lost on BMv2: helper opens5,
+    ``opens5_predicated_after_a_variant*``), such a later action predicated again."""
     by_impl = {a.get("impl", a["id"]): a for a in ir["actions"]}
     by_name = {a["name"]: a for a in ir["actions"]}
     variants: list = []
@@ -221,7 +229,7 @@ def specialize_copy_out_bodies(ir: dict) -> None:
     # (and from the pass's state before that action: p4c predicates its copy there)
     states = {a["name"]: a.pop("pred_state", None) for a in ir["actions"]}
 
-    def variant(a, pairs, dead_paths=()) -> str | None:
+    def variant(a, pairs, dead_paths, state) -> tuple | None:
         if a is None or not a.get("body"):
             return None
         base = unpred.get(a["name"], a["body"])
@@ -235,23 +243,24 @@ def specialize_copy_out_bodies(ir: dict) -> None:
             body = _drop_dead_before(body, tail, headers)
         if body == base:
             return None
-        body = predicate_alone(body, states.get(a["name"]))   # (p4c predicates what its def-use left)
+        body, after = predicate_from(body, state)   # (p4c predicates what its def-use left)
         key = (a.get("impl", a["id"]), json.dumps(body, sort_keys=True))
         if key not in made:
             made[key] = f"v{a['id']}_{len(variants)}"
             variants.append(dict(a, impl=made[key], body=body))
-        return made[key]
+        return made[key], after
 
+    # every use of an action: (the table reference or call statement, its copy-back pairs, the dead paths)
+    uses: dict = {}
     calls = [d for d in ir_dicts([ir["blocks"], ir.get("subcontrols"), ir.get("functions"), ir["actions"]])
              if d.get("s") == "call_action"]
     for t in ir["tables"]:
         for ref in t["actions"]:
             a = by_impl.get(ref.get("impl", ref["id"]))
             bound = ref.get("bound") or []
-            if a is not None and bound:
-                v = variant(a, [(b["e"], p) for b, p in zip(bound, a["all_params"]) if b["dir"] in ("out", "inout")])
-                if v:
-                    ref["impl"] = v
+            if a is not None:
+                uses.setdefault(id(a), []).append(
+                    (ref, [(b["e"], p) for b, p in zip(bound, a["all_params"]) if b["dir"] in ("out", "inout")], ()))
     for st in calls:
         a = by_name.get(st["action"])
         if a is not None:
@@ -259,13 +268,35 @@ def specialize_copy_out_bodies(ir: dict) -> None:
             # (and without the stores a self-reading header initializer after the call makes dead:
             # header_init.drop_stores_before_self_init's "dead_fields")
             dead_paths = [f"{_path(d['h'])}.{f}" for d in st.pop("dead_fields", ()) for f in d["f"]]
-            v = variant(a, [(g["e"], p) for g, p in zip(st["args"], a["all_params"])
-                            if g["dir"] in ("out", "inout") and not g.get("dead") and g.get("dead_key") is None],
-                        dead_paths)
+            uses.setdefault(id(a), []).append(
+                (st, [(g["e"], p) for g, p in zip(st["args"], a["all_params"])
+                      if g["dir"] in ("out", "inout") and not g.get("dead") and g.get("dead_key") is None],
+                 dead_paths))
+    running = None   # (the pass's state before the next action, once a variant changed it)
+    for a in sorted(ir["actions"], key=lambda x: x.get("p4order", 0)):
+        state = states.get(a["name"]) if running is None else running
+        if running is not None and a["name"] in unpred and _state_key(running) != _state_key(states.get(a["name"])):
+            a["body"] = predicate_from(unpred[a["name"]], running)[0]   # (from the state p4c has there)
+        impls: dict = {}   # impl (None: the body as written) -> the state after it
+        for where, pairs, dead_paths in uses.get(id(a), ()):
+            v = variant(a, pairs, dead_paths, state) if pairs or dead_paths else None
             if v:
-                st["impl"] = v
+                where["impl"] = v[0]
+            impls[v and v[0]] = v
+        only = next(iter(impls.values())) if len(impls) == 1 else None   # (a variant every use runs)
+        if state is None or (only is None and running is None):
+            continue
+        base_after = predicate_from(unpred.get(a["name"], a["body"]), state)[1]
+        after = only[1] if only else base_after
+        if running is not None or _state_key(after) != _state_key(base_after):
+            running = after
     if variants:
         ir["action_variants"] = variants
+
+
+def _state_key(state: tuple | None):
+    """The part of a Predication state that changes what the pass writes (not its callees)."""
+    return None if state is None else json.dumps(state[:3], sort_keys=True)
 
 
 def drop_stores_before_extern_outs(x) -> None:

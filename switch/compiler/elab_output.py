@@ -279,7 +279,8 @@ class OutputRules:
                             "control": a["control"], "p4order": order.get(q, len(order)),
                             **({"property_ref": True} if a.get("property_ref") else {})})
         # p4c's BMv2 mid end predicates the ifs of every action (in declaration order)
-        predicate_actions(sorted(actions, key=lambda a: order.get(a["name"], len(order))), list(self.functions.values()))
+        predicate_actions(sorted(actions, key=lambda a: order.get(a["name"], len(order))), list(self.functions.values()),
+                          self.structs)
         aid = {a["name"]: a["id"] for a in actions}
         npar = {a["id"]: a["params"] for a in actions}   # (the P4Info's parameters of an id)
 

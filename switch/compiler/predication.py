@@ -27,9 +27,13 @@ p4c reads ``c``, case ``opens4_predicated_local_in_the_else_of_an_if_with_an_emp
 with both branches empty is gone.  An action with a ``return`` is first rewritten as p4c's
 RemoveReturns does (:mod:`.remove_returns`; helper opens4).
 
+A header copy in an ``if`` is predicated whole (``q = c ? x : q``, BMv2's ``assign_header`` of a
+Mux), a struct copy field by field (the mid end's CopyStructures splits it first); a varbit
+assignment in an ``if`` is an ``assign_VL`` of a Mux, on which simple_switch 1.15.5 dies, so such
+an action drops the packet first (:data:`VARBIT_DIES`; helper opens5).
 An action is left as it is (run with its ``if`` statements, the P4 semantics) when one of its
-``if``s holds anything but assignments of bit/int/bool values and blocks -- a call, a
-declaration, a header or struct copy, an lvalue with a run-time index, a nested ``if`` whose
+``if``s holds anything but assignments of bit/int/bool values, headers and structs of those, and
+blocks -- a call, a declaration, a union or stack copy, an lvalue with a run-time index, a nested ``if`` whose
 condition calls a function with out/inout arguments (helper fuzz30) -- since what p4c's
 earlier passes make of those (inlining temporaries, copies of structures) is not replayed.
 """
@@ -37,7 +41,7 @@ from __future__ import annotations
 
 import copy
 
-from .action_inline import inline_calls
+from .action_inline import copyable, inline_calls, struct_copy
 from .elab_common import ir_any, is_call
 from .remove_returns import remove_returns
 
@@ -46,6 +50,18 @@ _SCALARS = ("bit", "int", "bool")
 
 class _Unsupported(Exception):
     pass
+
+
+class _Dies(Exception):
+    """A varbit assignment under an ``if``: p4c predicates it into an ``assign_VL`` of a ``?:``, and
+    simple_switch 1.15.5 dies executing it (actions.h: "tag == ActionParam::FIELD"; helper opens5)."""
+
+
+#: what a predicated action that holds :class:`_Dies` runs first: the packet is dropped with a trace
+#: line, as checkmate-p4c's build does where simple_switch dies (elab_statements.bmv2_dies)
+VARBIT_DIES = {"s": "assert", "c": {"op": "const", "v": False, "t": ["bool"]}, "not_extern": True,
+               "where": "a varbit assignment under an if in an action (p4c predicates it into assign_VL of a ?:; "
+                        "simple_switch dies executing it)"}
 
 
 def lvalue_name(e: dict) -> str | None:
@@ -256,12 +272,13 @@ class Predication:
     """One instance for the whole program, like p4c's pass (its dependency state carries over
     from one action to the next)."""
 
-    def __init__(self, callees: tuple = ({}, {})):
+    def __init__(self, callees: tuple = ({}, {}, {})):
         self.dependent: list = []
         self.is_dep: dict = {}
         self.dep_level = 0
         self.fresh = 0
-        # (the actions -- unpredicated -- and functions a body may call: p4c pastes them in first)
+        # (the actions -- unpredicated -- and functions a body may call: p4c pastes them in first;
+        # and the struct types, whose arguments it copies field by field)
         self.callees = callees
 
     # ------------------------------------------------------------------ entry
@@ -272,7 +289,7 @@ class Predication:
         # (p4c's front end: SideEffectOrdering dismantles the ?:s, then RemoveReturns and the
         # inliners run -- dismantle_muxes, remove_returns, action_inline)
         flat = dismantle_muxes(body, self)
-        src = inline_calls(flat, *self.callees) or flat
+        src = inline_calls(flat, *self.callees, dismantle=lambda b: dismantle_muxes(b, self)) or flat
         work = remove_returns(src) or src
         if not any(s.get("s") == "if" for s in _flat(work)):
             self.fresh = saved[3]
@@ -284,6 +301,9 @@ class Predication:
         except _Unsupported:
             self.dependent, self.is_dep, self.dep_level, self.fresh = saved
             return body
+        except _Dies:
+            self.dependent, self.is_dep, self.dep_level, self.fresh = saved
+            return [copy.deepcopy(VARBIT_DIES)] + body
 
     def top(self, s: dict) -> dict:
         if s.get("s") == "block":
@@ -333,6 +353,15 @@ class Predication:
             return {"s": "block", "body": [x for x in (self.inner(y) for y in s["body"]) if x is not None]}
         if k == "if":
             return self.visit_if(s)
+        if k == "assign" and (s["l"].get("t") or [None])[0] == "struct":
+            # (p4c's mid-end CopyStructures has split a struct copy field by field: helper opens5,
+            # `opens5_struct_copy_*`)
+            structs = self.callees[2] if len(self.callees) > 2 else {}
+            if not copyable(s["l"]["t"], structs, False) or s.get("siblings") or s["r"].get("op") not in ("var", "field"):
+                raise _Unsupported
+            for x in struct_copy(s["l"], s["r"], structs):
+                self.assign(x)
+            return None
         if k == "assign":
             self.assign(s)
             return None
@@ -340,7 +369,11 @@ class Predication:
 
     def assign(self, s: dict) -> None:
         left, right = s["l"], s["r"]
-        if left.get("t", [None])[0] not in _SCALARS or s.get("siblings") or s.get("dead_key") is not None:
+        # (a header too: p4c predicates a header copy whole -- `q = c ? hdr.h : q`, BMv2's assign_header
+        # of a Mux; an inlined call's copy-in and copy-back, helper opens5)
+        if left.get("t", [None])[0] == "varbit":
+            raise _Dies
+        if left.get("t", [None])[0] not in _SCALARS + ("header",) or s.get("siblings") or s.get("dead_key") is not None:
             raise _Unsupported
         lname = lvalue_name(left)
         if lname is None:
@@ -446,12 +479,13 @@ def _flat(body: list):
             yield from _flat(s["body"])
 
 
-def predicate_actions(actions: list, functions: list = ()) -> None:
+def predicate_actions(actions: list, functions: list = (), structs: dict | None = None) -> None:
     """Replace the ``body`` of each action record (in p4c's order) by its predicated form; each
     record keeps the pass's program-wide state as it was before it (``pred_state``, popped by
-    dead_reads.specialize_copy_out_bodies).  ``functions``: the program's, which an action may call."""
+    dead_reads.specialize_copy_out_bodies).  ``functions``: the program's, which an action may call;
+    ``structs``: the struct types (the elaborator's)."""
     callees = ({a["name"]: {"body": a["body"], "all_params": a["all_params"]} for a in actions},
-               {f["py"]: f for f in functions})
+               {f["py"]: f for f in functions}, structs or {})
     pred = Predication(callees)
     for a in actions:
         pred.reset_if_state()
@@ -472,8 +506,17 @@ def predicate_alone(body: list, state: tuple | None = None) -> list:
     whose dependent names change what it writes (helper opens4:
     ``opens4_predicated_variant_after_an_action_with_a_dependent_store``; a fresh instance ran its
     nested ``if``'s double update as if no action came before)."""
-    pred = Predication(state[3] if state is not None else ({}, {}))
+    return predicate_from(body, state)[0]
+
+
+def predicate_from(body: list, state: tuple | None = None) -> tuple[list, tuple]:
+    """:func:`predicate_alone`'s body, and the pass's program-wide state after it (a ``pred_state``
+    for the action p4c predicates next: dead_reads.specialize_copy_out_bodies carries it on when the
+    variant is the action's only copy -- helper opens5)."""
+    callees = state[3] if state is not None else ({}, {}, {})
+    pred = Predication(callees)
     pred.reset_if_state()
     if state is not None:
         pred.dependent, pred.is_dep, pred.dep_level = list(state[0]), dict(state[1]), state[2]
-    return pred.action(body)
+    out = pred.action(body)
+    return out, (list(pred.dependent), dict(pred.is_dep), pred.dep_level, callees)

@@ -37,12 +37,14 @@ def _has_return(x) -> bool:
     return any(d.get("s") == "return" for d in ir_dicts(x, "t"))
 
 
-def remove_returns(body: list, flag: str = FLAG) -> list | None:
+def remove_returns(body: list, flag: str = FLAG, retval: dict | None = None) -> list | None:
     """``body`` rewritten as p4c's RemoveReturns, MoveDeclarations and SimplifyControlFlow leave
-    it (module docstring), its flag the local ``flag``, or None."""
+    it (module docstring), its flag the local ``flag``, or None.  ``retval``: the variable a
+    function's ``return e`` assigns after the flag (``hasReturned = true; retval = e``; helper
+    opens5), None for a body whose ``return``s carry no value."""
     if not _has_return(body):
         return None
-    rr = _Rewrite(flag)
+    rr = _Rewrite(flag, retval)
     try:
         out, _ = rr.block(body, top=True)
     except _Bail:
@@ -52,8 +54,9 @@ def remove_returns(body: list, flag: str = FLAG) -> list | None:
 
 
 class _Rewrite:
-    def __init__(self, flag: str):
+    def __init__(self, flag: str, retval: dict | None = None):
         self.flag = {"op": "var", "n": flag, "t": ["bool"]}
+        self.retval = retval
         self.hoisted: list = []
 
     def block(self, stmts: list, top: bool = False) -> tuple[list, int]:
@@ -76,10 +79,11 @@ class _Rewrite:
     def stmt(self, s: dict, top: bool) -> tuple[list, int]:
         k = s.get("s")
         if k == "return":
-            if s.get("v") is not None:
+            if (s.get("v") is not None) != (self.retval is not None):
                 raise _Bail
+            value = [{"s": "assign", "l": self.retval, "r": s["v"]}] if self.retval is not None else []
             return [{"s": "block", "body": [{"s": "assign", "l": self.flag,
-                                              "r": {"op": "const", "v": True, "t": ["bool"]}}]}], _YES
+                                              "r": {"op": "const", "v": True, "t": ["bool"]}}] + value}], _YES
         if k == "exit":
             return [s], _YES
         if k == "block":
