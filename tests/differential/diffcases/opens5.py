@@ -119,7 +119,7 @@ CASES += [
         ("varbit_assignment_in_an_if_in_an_action", "",
          f"    action a1() {{ if (hdr.len.n == 8) {{ hdr.x.v = hdr.y.v; }} {_DUT} }}"),
         ("varbit_assignment_in_an_if_in_a_table_action", "",
-         f"    action a1() {{ if (hdr.len.n == 8) {{ hdr.x.v = hdr.y.v; }} }}\n"
+         "    action a1() { if (hdr.len.n == 8) { hdr.x.v = hdr.y.v; } }\n"
          "    table t { key = { hdr.tail.t: exact; } actions = { a1; NoAction; } default_action = NoAction(); "
          "const entries = { 1: a1(); } }"),
         ("function_with_an_out_varbit_called_in_an_action", "void f(out varbit<32> v, in varbit<32> w) { v = w; }\n",
