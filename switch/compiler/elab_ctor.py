@@ -320,12 +320,14 @@ class CtorRules:
         from .elab_common import expr_text
         ir, t = self.expr(arg, scope)
         for i, want in enumerate([_register_type(rec)] + ([rec["actual"]] if rec.get("actual") else [])):
-            if want[0] == "serenum" and t != want:
+            if want[0] in ("serenum", "enum") and t != want:
                 err = (arg.loc, f"{expr_text(arg)}: values of type {tstr(t)} cannot be implicitly cast to type "
                                 f"{tstr(want)} (p4c)")
                 if not i:
                     raise E(*err)
                 self.target_error(*err)
+        if t[0] == "enum":   # (a plain enum's number, into its register's 32-bit cells)
+            return ir
         return self.coerce((ir, t), rec["vt"], arg.loc)
 
     def _declare_later_object(self, outer: Node, name: str, scope: Scope):
@@ -411,6 +413,15 @@ class CtorRules:
                 self.__dict__.setdefault("untyped_uses", {})[id(use)] = E(use.loc, f"{inst}.{use.fn.name}: could "
                                                                                   f"not infer a type for variable I{hint}")
                 return
+        if tname == "register" and got == 0 and inst is not None and ctx.get("node") is not None:
+            # `register(4) r;`: p4c's type checker leaves T to the uses and names the first method
+            # call ("'r.write' ... Cannot cast implicitly type 'bit<8>' to type 'T'"), an unused
+            # instance at its declaration ("could not infer a type for variable T"; errs23)
+            use = next((n for n in _ast_nodes(self.ctx["node"]) if n.kind == "call" and n.fn.kind == "member"
+                        and n.fn.base.kind == "name" and n.fn.base.name == inst), None)
+            if use is not None:
+                raise E(use.loc, f"{inst}.{use.fn.name}: Cannot cast implicitly to type 'T' (register {inst} "
+                                 f"has no type argument){hint}")
         raise err
 
     def check_block_param_types(self, d: Node) -> None:
@@ -548,5 +559,8 @@ def _ast_nodes(v):
 
 
 def _register_type(rec: dict) -> list:
-    """A register record's T: its cells' bits, or the serializable enum over them."""
+    """A register record's T: its cells' bits, the serializable enum over them, or a plain enum
+    (its member's number in 32-bit cells, as p4c's JSON has it)."""
+    if rec.get("plain_enum"):
+        return ["enum", rec["plain_enum"]]
     return ["serenum", rec["enum"], rec["vt"]] if rec.get("enum") else rec["vt"]

@@ -100,9 +100,8 @@ class ExpressionRules:
             for f, ft in self.structs[bt[1]]["fields"]:
                 if f == n.name:
                     return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
-            if (bt[1], n.name) in self.__dict__.get("dropped_varbit_fields", {}):
-                raise E(n.get("name_loc", n.loc), f"struct {bt[1]} field {n.name}: varbit fields are only "
-                                                  "supported in headers by the embedded target")
+            if (dropped := self.dropped_varbit_use(bt[1], n, base)) is not None:
+                return dropped
             raise E(n.get("name_loc", n.loc), f"struct {bt[1]} has no field {n.name}")
         if bt[0] == "stack":
             ht = self.stack_elem(bt)

@@ -159,6 +159,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         if lt[0] == "enum" and lhs.get("op") == "var" and rhs.get("op") == "const" and \
                 not self.ctx.get("if_depth") and not self.ctx.get("switch_depth") and not self.ctx.get("in_action"):
             self.__dict__.setdefault("enum_var_values", {})[lhs["n"]] = rhs["v"]   # `al = HashAlgorithm.x;`
+        if lt[0] == "varbit" and lhs["op"] == "field" and rhs["op"] == "cond":
+            return _varbit_choice(lhs, rhs, s.loc)   # (p4c: an if/else of two copies; errs23 c_vb_ternary)
         if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
             raise E(s.loc, "varbit values can only be copied from one header field to another")
         if lt[0] == "header" and rhs.get("op") == "mk" and lhs.get("op") == "stack_next":
@@ -501,7 +503,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                 f = self.pick_overload(ent[1], call)
                 if any(p["dir"] in ("out", "inout") for p in f["params"]):
                     return [self.call_function_stmt(f, call, scope)]
-                ir, t = self.call_function(f, call, scope)
+                ir, t = self.call_function(f, call, scope, stmt=True)
                 return [{"s": "eval", "e": ir}]
             if fn.name in V1_EXTERN_FUNCS:
                 return self.extern_call(fn.name, call, scope)
@@ -620,8 +622,10 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                     if any(ft[0] == "struct" for _, ft in self.structs[lt[1]]["fields"]):
                         self.target_error(call.loc, f"{rec['name']}.read: extern functions with 'out' nested "
                                                     "struct argument (result) not supported (p4c)")
-                    self.target_error(args[0].loc, f"{expr_text(args[0])}: writing to a structure is not "
-                                                   "supported on this target (p4c)")
+                    if lv.get("op") != "var":   # (p4c's mid end splits a local struct into scalars:
+                        # the instance's error is the first then; errs23 b_reg_type_3_rw)
+                        self.target_error(args[0].loc, f"{expr_text(args[0])}: writing to a structure is not "
+                                                       "supported on this target (p4c)")
                 return {"s": "nop"}
             return {"s": "reg_read", "obj": rec["py"], "l": lv, "i": self.index_expr(args[1], scope, itype),
                     "t": lt}
@@ -774,3 +778,14 @@ def _literal_condition(n: Node, scope) -> bool:
         return _literal_condition(n.a, scope) and _literal_condition(n.b, scope)
     return False
 
+
+def _varbit_choice(lhs: dict, rhs: dict, loc) -> list:
+    """``h.v = c ? a : b`` of varbit header fields: p4c's mid end writes it as ``if (c) h.v = a;
+    else h.v = b;`` (a copy the embedded target makes field to field), nested ?: likewise."""
+    def arm(e):
+        if e.get("op") == "cond":
+            return _varbit_choice(lhs, e, loc)
+        if e.get("op") != "field":
+            raise P4CompileError(loc, "varbit values can only be copied from one header field to another")
+        return [{"s": "assign", "l": lhs, "r": e}]
+    return [{"s": "if", "c": rhs["c"], "then": arm(rhs["a"]), "else": arm(rhs["b"])}]

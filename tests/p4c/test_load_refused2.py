@@ -177,6 +177,14 @@ REFUSED = {
         program(top='control SubS(inout h_t h)(string k) { apply { if (k == "a") { h.c = 1; } } }',
                 locals='    SubS("a") s;', body="        s.apply(hdr.h);"),
         '== "a"', "Invalid 'type' in expression: 'string'"),
+    # (errs23) a varbit field of the metadata struct, used: p4c compiles it, simple_switch refuses
+    # its JSON; checkmate-p4c refused the program ("varbit fields are only supported in headers")
+    "varbit_metadata_field_used": (
+        program(top="header vb_t { bit<8> l; varbit<32> v; }").replace(
+            "struct meta_t { bit<8> x; bit<16> y; }", "struct meta_t { bit<8> x; bit<16> y; varbit<32> mv; }").replace(
+            "struct headers { h_t h; }", "struct headers { h_t h; vb_t v1; }").replace(
+            "    apply {\n\n    }", "    apply {\n        m.mv = hdr.v1.v;\n    }", 1),
+        "mv = hdr", "Invalid reference to object of type 'header'"),
 }
 LOADED = {
     # a struct local, standard_metadata in log_msg's list, the metadata given bare (helper errs18)
