@@ -544,6 +544,8 @@ class BlockRules:
         elif tname == "register":
             if len(args) != 1 or not t.args:
                 raise E(d.loc, "register<T>(size) needs a type argument and a size")
+            if t.args[0].kind == "dontcare" or t.args[0].get("name") == "_":   # (`register<_>(4) r;`: errs23)
+                self.untyped_register_use(d.name, "Could not infer a type for parameter (register<_>)")
             vt = self.resolve_type(t.args[0])
             enum = vt[1] if vt[0] == "serenum" else None
             if enum:  # register<SerEnum>: cells hold the underlying bits (P4Info names the enum)

@@ -617,6 +617,12 @@ class CallRules:
                         untyped.setdefault(p.type.name, arg)   # another argument may give T (f(1, x))
                         continue
                     bindings[p.type.name] = at
+                elif p.type.kind == "tuple":   # g<T>(in tuple<T, T> x) given { a, b }: T from the elements
+                    arg = a.value if a.kind == "named_arg" else a
+                    _, at = self.expr(arg, scope)
+                    for pa, et in zip(p.type.args, at[1] if at[0] == "list" else ()):
+                        if pa.kind == "typename" and pa.name in d.tparams and _inferable(et):
+                            bindings.setdefault(pa.name, et)
                 elif p.type.kind == "typename" and p.type.get("args"):   # g<T>(in S<T> s) given an S<bit<8>>
                     arg = a.value if a.kind == "named_arg" else a
                     _, at = self.expr(arg, scope)

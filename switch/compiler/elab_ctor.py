@@ -413,16 +413,21 @@ class CtorRules:
                 self.__dict__.setdefault("untyped_uses", {})[id(use)] = E(use.loc, f"{inst}.{use.fn.name}: could "
                                                                                   f"not infer a type for variable I{hint}")
                 return
-        if tname == "register" and got == 0 and inst is not None and ctx.get("node") is not None:
+        if tname == "register" and got == 0 and inst is not None:
             # `register(4) r;`: p4c's type checker leaves T to the uses and names the first method
             # call ("'r.write' ... Cannot cast implicitly type 'bit<8>' to type 'T'"), an unused
             # instance at its declaration ("could not infer a type for variable T"; errs23)
-            use = next((n for n in _ast_nodes(self.ctx["node"]) if n.kind == "call" and n.fn.kind == "member"
-                        and n.fn.base.kind == "name" and n.fn.base.name == inst), None)
-            if use is not None:
-                raise E(use.loc, f"{inst}.{use.fn.name}: Cannot cast implicitly to type 'T' (register {inst} "
-                                 f"has no type argument){hint}")
+            self.untyped_register_use(inst, f"Cannot cast implicitly to type 'T' (register {inst} has no type argument){hint}")
         raise err
+
+    def untyped_register_use(self, inst: str, message: str) -> None:
+        """A register whose T is not given (``register(4) r;``, ``register<_>(4) r;``): p4c names the
+        first method call of the instance in the current block, if any."""
+        node = (getattr(self, "ctx", None) or {}).get("node")
+        use = next((n for n in _ast_nodes(node) if n.kind == "call" and n.fn.kind == "member"
+                    and n.fn.base.kind == "name" and n.fn.base.name == inst), None) if node is not None else None
+        if use is not None:
+            raise E(use.loc, f"{inst}.{use.fn.name}: {message}")
 
     def check_block_param_types(self, d: Node) -> None:
         """A parser's or control's parameter of a generic extern type needs its type arguments

@@ -150,6 +150,9 @@ class TypeRules:
         declared once per list of type arguments, named as p4c names it (``Pair_0``, ``Pair_1``
         ... in the order first met, skipping names the program declares)."""
         d = self.generic_structs[n.name]
+        if not n.args:   # (`G g;` of `struct G<T>`: p4c names the declaration; errs23)
+            raise E(d.loc, f"Unspecified type parameters for {d.kind} {n.name} (it takes {len(d.tparams)} type "
+                           "argument(s), a use gives none)")
         if len(n.args) != len(d.tparams):
             raise E(n.loc, f"{d.kind} {n.name} takes {len(d.tparams)} type argument(s), "
                            f"got {len(n.args)}")

@@ -79,6 +79,20 @@ LINES = {
             "state start { pkt.extract(hdr.h); transition accept; }",
             "state start { pkt.extract(hdr.h); pkt.lookahead<vb3_t>(); transition accept; }"),
         "pkt.lookahead<vb3_t>", "fixed-width"),
+    # `register<_>(4) r;`: p4c names the first use ("Could not infer a type for parameter")
+    "register_of_dont_care_named_at_its_use": (
+        program(locals="    register<_>(4) r;", body="        hdr.h.b = 1;\n        r.write(0, hdr.h.a);"),
+        "r.write(0", "Could not infer a type"),
+    # a generic struct used without type arguments: p4c names the struct ("Unspecified type
+    # parameters for struct G in g"), not the use
+    "generic_struct_without_type_arguments": (
+        program(top="struct G<T> { T f; }", body="        G g = { f = hdr.h.a };"), "struct G<T>", "Unspecified type parameters"),
+    # a generic function's body is checked at its declaration: `T v = 0;` and `(T)0` are refused
+    # there, before a call that gives no T (checkmate-p4c named the call: "cannot infer") or one that does
+    "generic_body_int_literal_for_a_type_parameter_variable": (
+        program(top="T z<T>() { T v = 0; return v; }", body="        hdr.h.c = z();"), "T v = 0", "'int' type"),
+    "generic_body_cast_to_a_type_parameter": (
+        program(top="T z<T>() { return (T)0; }", body="        hdr.h.c = z<bit<8>>();"), "(T)0", "cast not supported"),
     # named arguments of digest: p4c 1.2.4.8 dies in its front end ("Two parameters with the same
     # name receiver in a substitution"; no line) whatever their order; checkmate-p4c compiled it
     "digest_with_named_arguments": (

@@ -64,6 +64,13 @@ CASES.append(case("errs23_varbit_choice", CAT, varbit_program(
     "        hdr.x.v = hdr.len.n == 8 ? hdr.y.v : (hdr.len.n == 16 ? hdr.x.v : hdr.y.v);\n"
     "        hdr.y.v = hdr.len.n == 0 ? hdr.y.v : hdr.y.v;\n    }"), frames=_VB_FRAMES))
 
+# a generic function of a tuple of its type parameter given a list (`first({ a, c })` for
+# `T first<T>(in tuple<T, T> x)`): p4c infers T from the list's elements; checkmate-p4c refused
+# "cannot infer type argument T" (e_gen_fn_tuple_T)
+CASES.append(case("errs23_generic_function_of_a_tuple_of_t", CAT, program(
+    "        hdr.h.b = first({ hdr.h.a, hdr.h.b });\n        hdr.h.c = first({ hdr.h.c, 16w7 }) + 1;\n",
+    top="T first<T>(in tuple<T, T> x) { return x[1]; }\n")))
+
 INVALID = {
     # named arguments of digest: p4c 1.2.4.8 dies in its front end ("Compiler Bug: Two parameters
     # with the same name receiver in a substitution"; a_v1_digest_named, b_dg_named_*)
