@@ -653,6 +653,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                 raise E(call.loc, "direct_meter.read(result) takes one argument")
             lv, lt = self.out_lvalue(args[0], scope, call.loc)
             want = getattr(self, "direct_meter_types", {}).get(rec["name"])
+            if lt[0] == "struct":   # p4c's result_target is a name, not a field: simple_switch dies loading it
+                self.load_refusal(args[0].loc, f"{rec['name']}.read into a struct: Json::LogicError (simple_switch refuses p4c's JSON)")
             if want is not None and lt != want:
                 raise E(args[0].loc, f"direct_meter<{tstr(want)}>.read: the result has type {tstr(lt)}, expected {tstr(want)}")
             # checked when the program is complete (a table may attach the meter later)

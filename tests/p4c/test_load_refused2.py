@@ -185,6 +185,13 @@ REFUSED = {
             "struct headers { h_t h; }", "struct headers { h_t h; vb_t v1; }").replace(
             "    apply {\n\n    }", "    apply {\n        m.mv = hdr.v1.v;\n    }", 1),
         "mv = hdr", "Invalid reference to object of type 'header'"),
+    # a direct_meter<S> of a struct read into a struct local: p4c writes the meter's result_target as
+    # a name, and simple_switch dies loading it (Json::LogicError); checkmate-switch loaded the build
+    "direct_meter_read_into_a_struct": (
+        program(top="struct s2_t { bit<8> p; }", locals="    direct_meter<s2_t>(MeterType.packets) dm;\n"
+                "    action a() { s2_t r; dm.read(r); hdr.h.c = r.p; }\n"
+                "    table t { key = { hdr.h.a: exact; } actions = { a; } meters = dm; }", body="        t.apply();"),
+        "r); hdr.h.c", "Json::LogicError"),
 }
 LOADED = {
     # a struct local, standard_metadata in log_msg's list, the metadata given bare (helper errs18)
