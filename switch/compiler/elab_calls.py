@@ -269,6 +269,11 @@ class CallRules:
         return {"s": "apply_control", "fn": blk["fn"], "args": args}
 
     def apply_subparser(self, blk: dict, call: Node, scope) -> dict:
+        given = {a.name for a in call.args if a.kind == "named_arg"} or \
+            {p["name"] for p in blk["params"][:len(call.args)]}
+        opt = self.__dict__.get("optional_block_params", set())
+        if any(id(p) in opt and p["name"] not in given for p in blk["params"]):
+            raise E(call.loc, f"{blk['name']}.apply: an @optional argument left out of a parser's apply (p4c dies: exit 245)")
         call = self.positional(call, self.with_defaults(blk["params"]), f"{blk['name']}.apply")
         if len(call.args) != len(blk["params"]):
             raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
@@ -349,7 +354,8 @@ class CallRules:
         if what.startswith("action") or ": action " in what:
             return
         for arg, p in zip(args, params):
-            if arg.kind == "dontcare" and "out" not in (p.get("pdir"), p.get("dir"), p.get("copy_out")):
+            if arg.kind == "dontcare" and "out" not in (p.get("pdir"), p.get("dir"), p.get("copy_out")) \
+                    and not arg.get("optional"):   # (an @optional inout left out: elab_ctor.param_default)
                 d = p.get("pdir") or p.get("dir") or "directionless"
                 raise E(arg.loc, f"{what}: don't care argument is only allowed for out parameters "
                                  f"({p['name']} is {d})")

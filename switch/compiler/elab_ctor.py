@@ -361,7 +361,13 @@ class CtorRules:
         IR record, which goes into the JSON device config)."""
         if getattr(p, "default", None) is not None:
             self.__dict__.setdefault("block_param_defaults", {})[id(rec)] = p.default
+        elif annotation(p.get("annos") or [], "optional") and p.direction in ("out", "inout"):
+            # left out of a control's apply(): p4c passes a temporary, as for `_` (errs23 f_ctl_opt_out);
+            # a parser's apply() left without it makes p4c die (apply_subparser)
+            self.__dict__.setdefault("block_param_defaults", {})[id(rec)] = Node("dontcare", p.loc, optional=True)
+            self.__dict__.setdefault("optional_block_params", set()).add(id(rec))
         elif annotation(p.get("annos") or [], "optional") and p.direction in (None, "in"):
+            self.__dict__.setdefault("optional_block_params", set()).add(id(rec))
             # an @optional `in` parameter may be left out of apply(): p4c inlines the block and
             # the parameter reads as an unwritten scalar, which is zero on BMv2
             t = self.resolve_type(p.type)

@@ -297,7 +297,7 @@ class ExpressionRules:
                 return {"op": "const", "v": e["members"][n.name], "t": t}, t
             if b.kind == "call" and n.name in ("hit", "miss") and b.fn.kind == "member" and \
                     b.fn.name == "apply":
-                tname = self.table_ref(b.fn.base, scope)
+                tname = self.table_ref(b.fn.base, scope, b)
                 if self.ctx.get("action_arg"):
                     raise E(b.loc, f"{expr_text(b.fn)}: apply cannot be called from actions (an argument of an "
                                    "action call is evaluated inside the action, p4c)")

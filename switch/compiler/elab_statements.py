@@ -377,19 +377,22 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             out.append({"s": "assign", "l": fl, "r": self.coerce((v, v["t"]), flt, loc)})
         return out
 
-    def table_ref(self, n: Node, scope) -> str:
+    def table_ref(self, n: Node, scope, call: Node | None = None) -> str:
+        """The table ``n`` names (``call``: its ``apply(...)``, which takes no arguments)."""
         if n.kind != "name":
             raise E(n.loc, "expected a table name")
         ent = scope.lookup(n.name)
         if ent is None or ent[0] != "table":
             raise E(n.loc, f"{n.name} is not a table")
-        self.check_table_not_type_named(n)
+        self.check_table_not_type_named(n, call)
         return ent[1]
 
-    def check_table_not_type_named(self, n: Node) -> None:
+    def check_table_not_type_named(self, n: Node, call: Node | None = None) -> None:
         """``T.apply()`` where table ``T`` has the name of a type: p4c's lexer reads ``T`` as the
         type (parser_scopes.py), and its type checker refuses the type's member ``apply``
         (dead code, removed before type checking, is no error: hence " has no field ")."""
+        if call is not None and call.args:   # (p4c: "t: 1 arguments supplied while 0 are expected"; errs23)
+            raise E(call.loc, f"'{n.name}.apply': {len(call.args)} arguments supplied while 0 are expected (p4c)")
         if n.get("type_name"):
             raise E(n.loc, f"{n.name}.apply(): the type {n.name} has no field apply -- p4c reads {n.name} as "
                            f"the type, not the table {n.name} (a table does not hide a type of the same name)")
@@ -424,7 +427,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                 if ent and ent[0] == "table":
                     if self.ctx.get("in_action"):
                         raise E(call.loc, f"{base.name}.apply: apply cannot be called from actions")
-                    self.check_table_not_type_named(base)
+                    self.check_table_not_type_named(base, call)
                     return [{"s": "apply", "table": ent[1]}]
                 if ent and ent[0] == "subcontrol":
                     return [self.apply_subcontrol(ent[1], call, scope)]

@@ -34,7 +34,7 @@ class SwitchRules:
             self.functions[self.ctx["block"]].setdefault("action_switch", s.loc)
         if e.kind == "member" and e.name == "action_run" and e.base.kind == "call" and \
                 e.base.fn.kind == "member" and e.base.fn.name == "apply":
-            tname = self.table_ref(e.base.fn.base, scope)
+            tname = self.table_ref(e.base.fn.base, scope, e.base)
             tab = self.tables[tname]
             anames = {a["name"] for a in tab["actions"]}
             cases = []

@@ -93,6 +93,17 @@ LINES = {
         program(top="T z<T>() { T v = 0; return v; }", body="        hdr.h.c = z();"), "T v = 0", "'int' type"),
     "generic_body_cast_to_a_type_parameter": (
         program(top="T z<T>() { return (T)0; }", body="        hdr.h.c = z<bit<8>>();"), "(T)0", "cast not supported"),
+    # an @optional parameter with a default value (p4c: "optional parameters cannot have default values")
+    "optional_parameter_with_a_default_value": (
+        program(top="control C(inout h_t h, @optional in bit<8> k = 8w3) { apply { h.c = k; } }", locals="    C() c;",
+                body="        c.apply(hdr.h);"), "@optional in bit<8> k", "cannot have default values"),
+    # a table's apply() given arguments: p4c's "t: 1 arguments supplied while 0 are expected"
+    "table_apply_with_an_argument": (
+        program(locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }", body="        hdr.h.c = 1;\n        t.apply(1);"),
+        "t.apply(1)", "arguments supplied"),
+    "table_apply_with_an_argument_hit": (
+        program(locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }",
+                body="        hdr.h.c = 1;\n        if (t.apply(x = 1).hit) { hdr.h.c = 2; }"), "t.apply(x", "arguments supplied"),
     # named arguments of digest: p4c 1.2.4.8 dies in its front end ("Two parameters with the same
     # name receiver in a substitution"; no line) whatever their order; checkmate-p4c compiled it
     "digest_with_named_arguments": (

@@ -71,7 +71,19 @@ CASES.append(case("errs23_generic_function_of_a_tuple_of_t", CAT, program(
     "        hdr.h.b = first({ hdr.h.a, hdr.h.b });\n        hdr.h.c = first({ hdr.h.c, 16w7 }) + 1;\n",
     top="T first<T>(in tuple<T, T> x) { return x[1]; }\n")))
 
+# a control's @optional `out` and `inout` apply parameters left out: p4c passes a temporary (an
+# uninitialized scalar, 0 on BMv2); checkmate-p4c refused "no argument for parameter k" (f_ctl_opt_out, _inout)
+CASES.append(case("errs23_control_optional_out_and_inout_left_out", CAT, program(
+    "        c.apply(hdr.h);\n        c.apply(hdr.h, meta.m8);\n        hdr.h.d = (bit<32>)meta.m8;\n",
+    top="control C(inout h_t h, @optional inout bit<8> k, @optional out bit<8> o) {\n"
+        "    apply { h.b = h.b + k; k = k + 5; o = h.a; }\n}\n", ingress_decls="    C() c;\n")))
+
 INVALID = {
+    # a parser's @optional apply parameter left out: p4c 1.2.4.8 dies without a message (exit 245; f_sp_opt_omitted)
+    "errs23_parser_apply_leaving_out_an_optional_argument": (
+        program("", top="parser SP(packet_in p, inout bit<8> v, @optional in bit<8> k) { state start { v = k; transition accept; } }\n",
+                parser="    SP() sp;\n    state start { pkt.extract(hdr.eth); sp.apply(pkt, meta.m8); transition accept; }"),
+        ("optional",)),
     # named arguments of digest: p4c 1.2.4.8 dies in its front end ("Compiler Bug: Two parameters
     # with the same name receiver in a substitution"; a_v1_digest_named, b_dg_named_*)
     "errs23_digest_with_named_arguments": (
