@@ -10,7 +10,7 @@ from .ast import Node, annotation
 from .errors import P4CompileError
 from .extern_params import by_position, FUNCTIONS
 from .elab_common import custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, Scope, tstr
-from .elab_load_refusals import DEPARSER_HASH
+from .elab_load_refusals import BMV2_JSON_ARRAY, DEPARSER_HASH
 
 #: v1model.p4's own enums: p4c's BMv2 back end gives their members no number in its JSON
 MODEL_ENUMS = frozenset({"HashAlgorithm", "CounterType", "MeterType", "CloneType"})
@@ -616,6 +616,7 @@ class ExternRules:
             c = self.coerce(self.expr(args[0], scope), BOOL, args[0].loc)
             self.checksum_type_args(call, name, scope)
             data = self.flat_list(args[1], scope, f"{name} data")
+            self.refuse_bool_data(data, args[1].loc, f"{name} data")   # (as hash's; errs23 b_cs_data_bool_el_*)
             self.refuse_nested_list(args[1], name)
             self.refuse_struct_data(args[1], scope, name)
             self.refuse_nested_struct_data(args[1], scope, name)
@@ -640,6 +641,9 @@ class ExternRules:
                 return [{"s": "verify_checksum", "c": c, "data": [[d, w] for d, w in data],
                          "ck": ck, "t": ct, "algo": algo, "payload": payload}]
             lv, lt = self.out_lvalue(args[2], scope, loc)
+            if lt == BOOL:   # p4c compiles it; simple_switch dies loading its JSON (errs23 b_cs_field_bool_update)
+                self.load_refusal(args[2].loc, f"{name}: a bool checksum field: {BMV2_JSON_ARRAY}")
+                return []
             if not is_bits(lt):
                 raise E(args[2].loc, "checksum field must be bit<N>")
             if lv.get("op") == "slice" and not (lv.get("lo") == 0 and lv["a"].get("t") == lt):
