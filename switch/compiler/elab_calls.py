@@ -497,6 +497,9 @@ class CallRules:
         return ir
 
     def call_function(self, f: dict, call: Node, scope, stmt: bool = False):
+        if getattr(self, "ctx", None) is None:   # a global constant's initializer (errs23 g_int_fn_const_init)
+            raise E(call.loc, f"{expr_text(call)}: Cannot evaluate initializer to a compile-time constant (a call of "
+                              f"function {f['name']})")
         self.deferred_function_error(f)
         if f.get("ret") == INTLIT:   # `int g() {..}` called: p4c copies the value into a temporary it
             # cannot declare -- "tmp" (no line) for a value used, the inliner's "retval" at the

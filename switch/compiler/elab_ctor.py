@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from .ast import Node, annotation
 from .errors import P4CompileError
-from .elab_common import E, expr_text, INTLIT, is_bits, Scope, tstr, V1_OBJECTS
+from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, V1_OBJECTS
 
 
 class CtorRules:
@@ -498,6 +498,8 @@ class CtorRules:
                 raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
                                "(bit<N>, int<N>, int, bool, an enum, error and match_kind only)")
             ir, it = self.expr(a, scope)
+            if it == INTLIT and newtype_name(t):   # `CT(3) c;` of a `type` parameter: named at the block (errs23)
+                self.untyped_newtype_arg((ir, it), t, at)
             # an `int` parameter takes a sized constant too (p4c casts it: S(8w3))
             try:
                 v = self.fold(self.coerce((ir, it), t, a.loc) if t != INTLIT or not is_bits(it) else ir)

@@ -339,7 +339,7 @@ class ExternRules:
                     raise E(a.loc, f"type mismatch: {what} parameter {p.name} has type {tstr(self.resolve_type(p.type))}, "
                                    f"got {tstr(lt)}")
             else:
-                self.coerce(self.expr(a, scope), self.resolve_type(p.type), a.loc)
+                self.arg_value(a, self.resolve_type(p.type), scope)   # (an untyped integer for a `type`: errs23)
         self.ctx["extern_call"] = ext if method is not None else None   # (target_error, checksum controls)
         if self.ctx.get("kind") == "parser" and method is not None:
             self.target_error(call.loc, f"{what}: not supported in parser on this target")
@@ -531,13 +531,13 @@ class ExternRules:
             nargs(3)
             lv, t = self.out_lvalue(args[0], scope, loc)
             self.check_type_args(call, [t], "random")
-            if not is_bits(t) and t != BOOL and t[0] != "serenum":   # p4c takes a bool too (random(b, false, true))
+            if not is_bits(t) and t != BOOL and t[0] not in ("serenum", "enum"):   # p4c takes a bool too (random(b, false, true))
                 raise E(args[0].loc, "random result must be bit<N> or bool")
             self.refuse_bool_operand(t, args[0].loc, "random result")
             lo = self.coerce(self.expr(args[1], scope), t, args[1].loc)
             hi = self.coerce(self.expr(args[2], scope), t, args[2].loc)
-            if t[0] == "serenum":   # random(e, E.X, E.Y): the enum's bits (p4c's JSON; errs23)
-                t = t[2]
+            if t[0] in ("serenum", "enum"):   # random(e, E.X, E.Y): the enum's bits, a plain enum's 32 (p4c's JSON; errs23)
+                t = t[2] if t[0] == "serenum" else ["bit", 32]
             if t[0] == "int" and any((self.fold(b) or 0) < 0 for b in (lo, hi)):
                 # p4c writes the negative bound ("-0x01"); simple_switch dies executing it (boost
                 # range_error; errs17 probe g_random_int)

@@ -104,6 +104,22 @@ LINES = {
     "table_apply_with_an_argument_hit": (
         program(locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } }",
                 body="        hdr.h.c = 1;\n        if (t.apply(x = 1).hit) { hdr.h.c = 2; }"), "t.apply(x", "arguments supplied"),
+    # ... for a control's constructor parameter (p4c names the control), a switch label on a value
+    # of a `type`, a program's extern function (p4c's type error at the argument comes before its
+    # back end's "unknown extern function" at the declaration)
+    "untyped_integer_for_a_type_constructor_parameter": (
+        program(top=_PT + "\ncontrol CT(inout h_t h)(P_t k) { apply { h.c = (bit<8>)(bit<9>)k; } }", locals="    CT(3) c;",
+                body="        c.apply(hdr.h);"), "control CT", "Cannot unify"),
+    "untyped_switch_label_on_a_type": (
+        program(top=_PT, body="        P_t x = (P_t)sm.ingress_port;\n        switch (x) { 1: { hdr.h.c = 1; } }"),
+        "switch (x)", "cannot be compared"),
+    "untyped_integer_for_a_type_parameter_of_an_extern_function": (
+        program(top=_PT + "\nextern void xn(in P_t v);", body="        hdr.h.c = 1;\n        xn(3);"), "xn(3)", "Cannot unify"),
+    # a function call in a global constant's initializer: p4c's "Cannot evaluate initializer to a
+    # compile-time constant"; checkmate-p4c died (AttributeError) before
+    "function_call_in_a_global_constant": (
+        program(top="bit<8> g(in bit<8> x) { return x; }\nconst bit<8> K = g(3);", body="        hdr.h.c = K;"),
+        "const bit<8> K", "Cannot evaluate initializer"),
     # named arguments of digest: p4c 1.2.4.8 dies in its front end ("Two parameters with the same
     # name receiver in a substitution"; no line) whatever their order; checkmate-p4c compiled it
     "digest_with_named_arguments": (

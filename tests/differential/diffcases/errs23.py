@@ -46,6 +46,11 @@ CASES.append(case("errs23_random_of_a_serializable_enum", CAT, program(
     "        E8 e; random(e, E8.Y, E8.Y);\n        hdr.h.b = (bit<8>)e;\n",
     top="enum bit<8> E8 { X = 1, Y = 2 }\n")))
 
+# ... and of a plain enum (32-bit: the members' numbers; g_rand_plain_enum)
+CASES.append(case("errs23_random_of_a_plain_enum", CAT, program(
+    "        PE p; random(p, PE.C, PE.C);\n        if (p == PE.C) { hdr.h.b = 3; } else { hdr.h.b = 9; }\n",
+    top="enum PE { A, B, C }\n")))
+
 # `@name("NoAction") action a()` listed beside core.p4's NoAction: p4c names the first I.NoAction
 # and keeps NoAction's own name (it localizes every top-level action but NoAction), the JSON
 # loads; checkmate-p4c refused "both named I.NoAction" (d_name_action_same_as_noaction)
