@@ -643,7 +643,7 @@ class ExternRules:
             lv, lt = self.out_lvalue(args[2], scope, loc)
             if lt == BOOL:   # p4c compiles it; simple_switch dies loading its JSON (errs23 b_cs_field_bool_update)
                 self.load_refusal(args[2].loc, f"{name}: a bool checksum field: {BMV2_JSON_ARRAY}")
-                return []
+                lt = ["bit", 1]   # (the build is never loaded; the call stays for the P4Info's type_info)
             if not is_bits(lt):
                 raise E(args[2].loc, "checksum field must be bit<N>")
             if lv.get("op") == "slice" and not (lv.get("lo") == 0 and lv["a"].get("t") == lt):

@@ -167,3 +167,15 @@ def test_digest_of_bit_members_imported():
     for src in (program(body="        digest(1, { hdr.h.a, hdr.h.b });"), program(body="        digest(1, hdr.h.a);"),
                 program(top="struct di_t { bit<8> a; bit<16> b; }", body="        digest<di_t>(1, { hdr.h.a, hdr.h.b });")):
         P4InfoIndex.build(compile_source(src, "prog.p4").p4info)
+
+
+def test_bool_update_checksum_field_p4info_as_p4c(tmp_path):
+    """update_checksum into a bool field: p4c compiles it (simple_switch refuses the JSON:
+    test_load_refused2) and its P4Info has the (empty) type_info the call makes p4c write."""
+    from p4c_helpers import assert_p4info_as_p4c
+    src = program().replace("struct meta_t { bit<8> x; bit<16> y; }", "struct meta_t { bit<8> x; bit<16> y; bool bl; }").replace(
+        "control CC(inout headers hdr, inout meta_t m) { apply { } }",
+        "control CC(inout headers hdr, inout meta_t m) { apply { update_checksum(true, { hdr.h.a }, m.bl, HashAlgorithm.csum16); } }")
+    info = compile_source(src, "prog.p4").p4info
+    assert info.HasField("type_info")
+    assert_p4info_as_p4c(src, info, tmp_path)
