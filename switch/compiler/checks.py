@@ -647,6 +647,13 @@ def check_generic_operands(f: Node) -> None:
         if n.kind == "var" and isinstance(n.get("type"), Node) and n.type.kind == "typename" \
                 and n.type.name in tparams:
             typed[n.name] = n.type.name
+            if isinstance(n.get("init"), Node) and n.init.kind == "int" and not n.init.get("width"):
+                # `T v = 0;` (errs23 e_gen_ret_only: p4c names the declaration, before any call)
+                raise P4CompileError(n.loc, f"{n.name}: 'int' type can only be unified with 'int', 'bit<>', or "
+                                            f"'signed<>' types, not with '{n.type.name}' (a type parameter)")
+        elif n.kind == "cast" and isinstance(n.get("type"), Node) and n.type.kind == "typename" \
+                and n.type.name in tparams:   # `(T)0` (errs23 e_gen_ret_only_explicit)
+            raise P4CompileError(n.loc, f"{n.type.name}: cast not supported (a cast to a type parameter)")
     if not typed:
         return
 

@@ -76,6 +76,8 @@ def check_field_types(decls: list[Node]) -> None:
                                                 "of externs, actions and parsers' or controls' apply)")
             for p in x.get("params") or () if x.kind in ("control", "parser", "action", "function") else ():
                 kind = p.type.kind if isinstance(p.get("type"), Node) else None
+                if p.get("default") is not None and any(a[0] == "optional" for a in p.get("annos") or ()):
+                    raise P4CompileError(p.loc, f"{p.name}: optional parameters cannot have default values (p4c)")
                 if p.get("direction") and kind == "typename" and p.type.name in externs:
                     raise P4CompileError(p.loc, f"{p.name}: a parameter with type {p.type.name} cannot have a direction")
                 if p.get("direction") and kind in ("int_inf", "string"):

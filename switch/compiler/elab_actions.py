@@ -86,6 +86,8 @@ class ActionRules:
                "uid": ((annotation(d.annos, "id") or (None, [None]))[1] or [None])[0], "used": False,
                "decl": len(self.actions)}   # (declaration order, kept across twin swaps: action_twins)
         self.actions[q] = rec
+        if d.params:   # (where p4c names an unknown argument name of a call: elab_calls.positional)
+            self.__dict__.setdefault("action_params_loc", {})[q] = getattr(d.params[0].type, "loc", None) or d.params[0].loc
         saved = getattr(self, "ctx", None)
         from .elab_ctor import _ast_nodes
         self.ctx = dict(saved or {}, in_action=q, ctl_local=False, cond_return=False, dead=False, after_return=False,

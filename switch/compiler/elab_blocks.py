@@ -545,10 +545,15 @@ class BlockRules:
         elif tname == "register":
             if len(args) != 1 or not t.args:
                 raise E(d.loc, "register<T>(size) needs a type argument and a size")
+            if t.args[0].kind == "dontcare" or t.args[0].get("name") == "_":   # (`register<_>(4) r;`: errs23)
+                self.untyped_register_use(d.name, "Could not infer a type for parameter (register<_>)")
             vt = self.resolve_type(t.args[0])
             enum = vt[1] if vt[0] == "serenum" else None
             if enum:  # register<SerEnum>: cells hold the underlying bits (P4Info names the enum)
                 vt = vt[2]
+            plain_enum = vt[1] if vt[0] == "enum" else None
+            if plain_enum:   # register<PlainEnum>: p4c's 32-bit cells hold the member's number
+                vt = ["bit", 32]
             struct_cells = vt[0] == "struct" and not self.structs.get(vt[1], {}).get("union")
             if not is_bits(vt) and not struct_cells:
                 raise E(t.args[0].loc, "register values must be bit<N>/int<N> or a serializable enum")
@@ -565,7 +570,8 @@ class BlockRules:
             if size > INT32_MAX:
                 raise E(args[0].loc, f"Register '{q}' has a size that doesn't fit in an integer: 32w{size:#x}")
             rec = {"name": q, "py": py, "size": size, "width": 0 if struct_cells else vt[1], "vt": vt, "uid": uid,
-                   "annos": d.annos, "enum": enum, "signed": vt[0] == "int", "newtype": newtype_name(vt)}
+                   "annos": d.annos, "enum": enum, "signed": vt[0] == "int", "newtype": newtype_name(vt),
+                   **({"plain_enum": plain_enum} if plain_enum else {})}
             if hidden:
                 rec["p4info_hidden"] = True
             self.add_object("registers", rec, d.loc)

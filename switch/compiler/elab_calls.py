@@ -185,15 +185,17 @@ class CallRules:
     def direct_invocation(self, kind: str, node: Node, name: str, call: Node, scope) -> dict:
         """``C.apply(...)`` on a control/parser type without constructor parameters: an
         instance named after the type inside the current block (``ingress.C``, as p4c names
-        it), created at the first such call of the block."""
-        if getattr(node, "ctor_params", None):
+        it), created at the first such call of the block.  Constructor parameters that all have
+        default values take them (p4c accepts ``C.apply(h)`` for ``control C(..)(bit<8> k = 3)``)."""
+        if any(getattr(p, "default", None) is None for p in getattr(node, "ctor_params", None) or ()):
             raise E(call.loc, f"{kind} {name} has constructor parameters: instantiate it to apply it")
         made = self.ctx.setdefault("direct_instances", {})
         q = f"{self.ctx['block']}.{name}"
         again = None
         if name not in made:
             tmp = Scope(self.ctx["scope"])
-            self.sub_block(kind, node, name, q, [], tmp, call.loc)
+            consts = self.ctor_constants(node, [], scope, call.loc, q) if getattr(node, "ctor_params", None) else []
+            self.sub_block(kind, node, name, q, consts, tmp, call.loc)
             made[name] = tmp.lookup(name)
         elif (dup := listed_object(self, q, made[name][1])) is not None:
             # p4c: an instance per application, all named q (direct_apply)
@@ -267,6 +269,11 @@ class CallRules:
         return {"s": "apply_control", "fn": blk["fn"], "args": args}
 
     def apply_subparser(self, blk: dict, call: Node, scope) -> dict:
+        given = {a.name for a in call.args if a.kind == "named_arg"} or \
+            {p["name"] for p in blk["params"][:len(call.args)]}
+        opt = self.__dict__.get("optional_block_params", set())
+        if any(id(p) in opt and p["name"] not in given for p in blk["params"]):
+            raise E(call.loc, f"{blk['name']}.apply: an @optional argument left out of a parser's apply (p4c dies: exit 245)")
         call = self.positional(call, self.with_defaults(blk["params"]), f"{blk['name']}.apply")
         if len(call.args) != len(blk["params"]):
             raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
@@ -299,9 +306,11 @@ class CallRules:
                 args.append(self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg))
         return {"s": "apply_parser", "fn": blk["fn"], "args": args, "outs": outs, "invalid": invalid, "dirs": dirs}
 
-    def positional(self, call: Node, params: list, what: str) -> Node:
+    def positional(self, call: Node, params: list, what: str, action: str | None = None) -> Node:
         """``call`` with its arguments in parameter order: named arguments (``f(y = 1, x = 2)``)
-        placed by name, omitted ones filled from the parameters' default values."""
+        placed by name, omitted ones filled from the parameters' default values.  ``action``: the
+        called action's name -- p4c names an unknown argument name of an action call at the
+        action's parameter list ("v, x: No parameter named w"), a function's at the call."""
         args = call.args
         named = [a for a in args if a.kind == "named_arg"]
         if not named and len(args) >= len(params):
@@ -315,7 +324,8 @@ class CallRules:
             raise E(dup.loc, f"{what}: argument {dup.name} given twice (p4c: same argument name)")
         unknown = set(by_name) - {p["name"] for p in params}
         if unknown:
-            raise E(call.loc, f"{what} has no parameter {sorted(unknown)[0]}")
+            at = self.__dict__.get("action_params_loc", {}).get(action) if action else None
+            raise E(at or call.loc, f"{what} has no parameter {sorted(unknown)[0]}")
         out = []
         for i, p in enumerate(params):
             if named:
@@ -344,7 +354,8 @@ class CallRules:
         if what.startswith("action") or ": action " in what:
             return
         for arg, p in zip(args, params):
-            if arg.kind == "dontcare" and "out" not in (p.get("pdir"), p.get("dir"), p.get("copy_out")):
+            if arg.kind == "dontcare" and "out" not in (p.get("pdir"), p.get("dir"), p.get("copy_out")) \
+                    and not arg.get("optional"):   # (an @optional inout left out: elab_ctor.param_default)
                 d = p.get("pdir") or p.get("dir") or "directionless"
                 raise E(arg.loc, f"{what}: don't care argument is only allowed for out parameters "
                                  f"({p['name']} is {d})")
@@ -363,14 +374,14 @@ class CallRules:
             self.judge_predicated(loc, what, q, caller)
         unbound = None
         try:
-            call = self.positional(call, a["params"], f"action {q}")
+            call = self.positional(call, a["params"], f"action {q}", q)
         except P4CompileError as e:
             if not getattr(e, "unbound_directionless", False) or self.ctx.get("dead_expr"):
                 raise
             # p4c's "parameter must be bound" comes after it removes unused actions, unapplied
             # sub-controls and code after a return (p4c_mutate seed 152): a zero stands in and the
             # error waits on the call (settle_unbound_calls)
-            call, unbound = self.positional(call, [_zero_default(p, call.loc) for p in a["params"]], f"action {q}"), e
+            call, unbound = self.positional(call, [_zero_default(p, call.loc) for p in a["params"]], f"action {q}", q), e
         if len(call.args) != len(a["params"]):
             raise E(call.loc, f"action {q} takes {len(a['params'])} argument(s), got {len(call.args)}")
         args = []
@@ -474,7 +485,7 @@ class CallRules:
                 args.append(self.out_arg(arg, p, scope, call_loc=call.loc, t=p["t"]))
             else:
                 self.check_algo_arg(p, arg, scope, "function")
-                args.append({"dir": "in", "e": self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg),
+                args.append({"dir": "in", "e": self.const_arg(self.arg_value(arg, p["t"], scope), p, arg),
                              "t": p["t"]})
         self.check_function_divisions(f, [a.get("e") if a.get("dir") == "in" else None for a in args])
         self.refuse_metadata_param_copy(f, "function", call.loc)
@@ -488,9 +499,20 @@ class CallRules:
                              "must be a compile-time constant (p4c)")
         return ir
 
-    def call_function(self, f: dict, call: Node, scope):
+    def call_function(self, f: dict, call: Node, scope, stmt: bool = False):
+        if getattr(self, "ctx", None) is None:   # a global constant's initializer (errs23 g_int_fn_const_init)
+            raise E(call.loc, f"{expr_text(call)}: Cannot evaluate initializer to a compile-time constant (a call of "
+                              f"function {f['name']})")
         f = self.bind_int_params(f, call, scope)
         self.deferred_function_error(f)
+        if f.get("ret") == INTLIT:   # `int g() {..}` called: p4c copies the value into a temporary it
+            # cannot declare -- "tmp" (no line) for a value used, the inliner's "retval" at the
+            # function for a call statement (errs23)
+            if stmt:
+                raise E(self.__dict__.get("function_locs", {}).get(f["py"]) or call.loc,
+                        f"retval: Cannot declare variables with type int (p4c inlines {f['name']})")
+            raise E(call.loc, f"{f['name']}: its value of type int goes into a temporary: tmp: Cannot declare "
+                              "variables with type int (p4c)")
         if not any(p["dir"] in ("out", "inout") for p in f["params"]):
             self.function_in_action(f, call.loc)   # (call_function_stmt does it for the others)
         call = self.positional(call, f["params"], f"function {f['name']}")
@@ -501,7 +523,7 @@ class CallRules:
             return {"op": "call_fn_out", "fn": f["py"], "args": st["args"], "t": f["ret"]}, f["ret"]
         for a, p in zip(call.args, f["params"]):
             self.check_algo_arg(p, a, scope, "function")
-        args = [self.const_arg(self.coerce(self.expr(a, scope), p["t"], a.loc), p, a) for a, p in zip(call.args, f["params"])]
+        args = [self.const_arg(self.arg_value(a, p["t"], scope), p, a) for a, p in zip(call.args, f["params"])]
         self.check_function_divisions(f, args)   # (const_index: p4c inlines the call)
         return {"op": "call_fn", "fn": f["py"], "args": args, "t": f["ret"]}, f["ret"]
 
@@ -572,6 +594,7 @@ class CallRules:
         if int_bound is None and any(p.get("const_arg") and p["t"] == INTLIT for p in params):
             # elaborated per call (bind_int_params)
             self.__dict__.setdefault("int_param_fns", {})[rec["py"]] = (d, getattr(self, "type_bindings", None))
+        self.__dict__.setdefault("function_locs", {})[rec["py"]] = d.loc   # (call_function's int error)
         self.__dict__.setdefault("fn_decl_ids", {})[rec["py"]] = id(d)   # check_declared_before
         if ret != ["void"] and not _always_returns(d.body):
             # p4c refuses it only when the function is called (an unused one is removed first)
@@ -646,6 +669,12 @@ class CallRules:
                         untyped.setdefault(p.type.name, arg)   # another argument may give T (f(1, x))
                         continue
                     bindings[p.type.name] = at
+                elif p.type.kind == "tuple":   # g<T>(in tuple<T, T> x) given { a, b }: T from the elements
+                    arg = a.value if a.kind == "named_arg" else a
+                    _, at = self.expr(arg, scope)
+                    for pa, et in zip(p.type.args, at[1] if at[0] == "list" else ()):
+                        if pa.kind == "typename" and pa.name in d.tparams and _inferable(et):
+                            bindings.setdefault(pa.name, et)
                 elif p.type.kind == "typename" and p.type.get("args"):   # g<T>(in S<T> s) given an S<bit<8>>
                     arg = a.value if a.kind == "named_arg" else a
                     _, at = self.expr(arg, scope)

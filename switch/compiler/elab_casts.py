@@ -137,6 +137,22 @@ class CastRules:
                 return {"op": "cast", "a": ir, "t": t}
         raise E(loc, f"cannot cast {tstr(et)} to {tstr(t)}")
 
+    def untyped_newtype_arg(self, ir_t, t, loc) -> None:
+        """An untyped integer for an action's or function's parameter of a ``type`` (``a(3)`` for
+        ``action a(P_t v)``, ``type bit<9> P_t``): p4c types the literal as the underlying bits and
+        cannot unify them with the new type -- in a direct call, a default action, an entry -- where
+        an initializer or assignment (``P_t x = 3;``) takes it (errs23 d_tr_default_arg_untyped)."""
+        if ir_t[1] == INTLIT and (nt := newtype_name(t)) is not None:
+            raise E(loc, f"Cannot unify type '{tstr(untagged(t))}' with type '{nt}' (p4c: an untyped integer for a "
+                         f"parameter of type {nt}; write ({nt})...)")
+
+    def arg_value(self, arg: Node, t, scope):
+        """A function's ``in`` argument of parameter type ``t`` (p4c names an untyped integer for a
+        ``type`` parameter at the argument)."""
+        ir_t = self.expr(arg, scope)
+        self.untyped_newtype_arg(ir_t, t, arg.loc)
+        return self.coerce(ir_t, t, arg.loc)
+
     def serenum_arg(self, ir_t, p: dict, arg: Node, what: str, call_loc=None):
         """The argument of an action's directionless parameter of a serializable enum type (held
         as its bits): p4c takes that enum's values only ("Cannot unify type 'bit<2>' with type
@@ -152,6 +168,7 @@ class CastRules:
         ``set_source_iface(..., Slice.DEFAULT)`` for a ``slice_id_t`` parameter; corpus22).
         ``(bit<W>)E.X`` and ``E.X + 1`` are bits and pass."""
         t = ir_t[1]
+        self.untyped_newtype_arg(ir_t, p["t"], call_loc or arg.loc)
         if p.get("enum") and not p.get("dir") and self.enum_of(*ir_t) != p["enum"]:
             raise E(arg.loc, f"{what}: {expr_text(arg)}: cannot unify type {tstr(t)} with type {p['enum']} "
                              f"(the type of parameter {p['name']}; p4c takes no implicit cast to a serializable enum)")

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from .ast import Node, annotation
 from .errors import P4CompileError
-from .elab_common import E, expr_text, INTLIT, is_bits, Scope, tstr, V1_OBJECTS
+from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, V1_OBJECTS
 
 
 class CtorRules:
@@ -320,12 +320,14 @@ class CtorRules:
         from .elab_common import expr_text
         ir, t = self.expr(arg, scope)
         for i, want in enumerate([_register_type(rec)] + ([rec["actual"]] if rec.get("actual") else [])):
-            if want[0] == "serenum" and t != want:
+            if want[0] in ("serenum", "enum") and t != want:
                 err = (arg.loc, f"{expr_text(arg)}: values of type {tstr(t)} cannot be implicitly cast to type "
                                 f"{tstr(want)} (p4c)")
                 if not i:
                     raise E(*err)
                 self.target_error(*err)
+        if t[0] == "enum":   # (a plain enum's number, into its register's 32-bit cells)
+            return ir
         return self.coerce((ir, t), rec["vt"], arg.loc)
 
     def _declare_later_object(self, outer: Node, name: str, scope: Scope):
@@ -359,7 +361,13 @@ class CtorRules:
         IR record, which goes into the JSON device config)."""
         if getattr(p, "default", None) is not None:
             self.__dict__.setdefault("block_param_defaults", {})[id(rec)] = p.default
+        elif annotation(p.get("annos") or [], "optional") and p.direction in ("out", "inout"):
+            # left out of a control's apply(): p4c passes a temporary, as for `_` (errs23 f_ctl_opt_out);
+            # a parser's apply() left without it makes p4c die (apply_subparser)
+            self.__dict__.setdefault("block_param_defaults", {})[id(rec)] = Node("dontcare", p.loc, optional=True)
+            self.__dict__.setdefault("optional_block_params", set()).add(id(rec))
         elif annotation(p.get("annos") or [], "optional") and p.direction in (None, "in"):
+            self.__dict__.setdefault("optional_block_params", set()).add(id(rec))
             # an @optional `in` parameter may be left out of apply(): p4c inlines the block and
             # the parameter reads as an unwritten scalar, which is zero on BMv2
             t = self.resolve_type(p.type)
@@ -411,7 +419,21 @@ class CtorRules:
                 self.__dict__.setdefault("untyped_uses", {})[id(use)] = E(use.loc, f"{inst}.{use.fn.name}: could "
                                                                                   f"not infer a type for variable I{hint}")
                 return
+        if tname == "register" and got == 0 and inst is not None:
+            # `register(4) r;`: p4c's type checker leaves T to the uses and names the first method
+            # call ("'r.write' ... Cannot cast implicitly type 'bit<8>' to type 'T'"), an unused
+            # instance at its declaration ("could not infer a type for variable T"; errs23)
+            self.untyped_register_use(inst, f"Cannot cast implicitly to type 'T' (register {inst} has no type argument){hint}")
         raise err
+
+    def untyped_register_use(self, inst: str, message: str) -> None:
+        """A register whose T is not given (``register(4) r;``, ``register<_>(4) r;``): p4c names the
+        first method call of the instance in the current block, if any."""
+        node = (getattr(self, "ctx", None) or {}).get("node")
+        use = next((n for n in _ast_nodes(node) if n.kind == "call" and n.fn.kind == "member"
+                    and n.fn.base.kind == "name" and n.fn.base.name == inst), None) if node is not None else None
+        if use is not None:
+            raise E(use.loc, f"{inst}.{use.fn.name}: {message}")
 
     def check_block_param_types(self, d: Node) -> None:
         """A parser's or control's parameter of a generic extern type needs its type arguments
@@ -476,6 +498,8 @@ class CtorRules:
                 raise E(a.loc, f"constructor parameter {p.name} of {blk.name}: type {tstr(t)} is not supported "
                                "(bit<N>, int<N>, int, bool, an enum, error and match_kind only)")
             ir, it = self.expr(a, scope)
+            if it == INTLIT and newtype_name(t):   # `CT(3) c;` of a `type` parameter: named at the block (errs23)
+                self.untyped_newtype_arg((ir, it), t, at)
             # an `int` parameter takes a sized constant too (p4c casts it: S(8w3))
             try:
                 v = self.fold(self.coerce((ir, it), t, a.loc) if t != INTLIT or not is_bits(it) else ir)
@@ -548,5 +572,8 @@ def _ast_nodes(v):
 
 
 def _register_type(rec: dict) -> list:
-    """A register record's T: its cells' bits, or the serializable enum over them."""
+    """A register record's T: its cells' bits, the serializable enum over them, or a plain enum
+    (its member's number in 32-bit cells, as p4c's JSON has it)."""
+    if rec.get("plain_enum"):
+        return ["enum", rec["plain_enum"]]
     return ["serenum", rec["enum"], rec["vt"]] if rec.get("enum") else rec["vt"]

@@ -100,9 +100,8 @@ class ExpressionRules:
             for f, ft in self.structs[bt[1]]["fields"]:
                 if f == n.name:
                     return {"op": "field", "base": base, "f": pyname(f), "t": ft}, ft
-            if (bt[1], n.name) in self.__dict__.get("dropped_varbit_fields", {}):
-                raise E(n.get("name_loc", n.loc), f"struct {bt[1]} field {n.name}: varbit fields are only "
-                                                  "supported in headers by the embedded target")
+            if (dropped := self.dropped_varbit_use(bt[1], n, base)) is not None:
+                return dropped
             raise E(n.get("name_loc", n.loc), f"struct {bt[1]} has no field {n.name}")
         if bt[0] == "stack":
             ht = self.stack_elem(bt)
@@ -298,7 +297,7 @@ class ExpressionRules:
                 return {"op": "const", "v": e["members"][n.name], "t": t}, t
             if b.kind == "call" and n.name in ("hit", "miss") and b.fn.kind == "member" and \
                     b.fn.name == "apply":
-                tname = self.table_ref(b.fn.base, scope)
+                tname = self.table_ref(b.fn.base, scope, b)
                 if self.ctx.get("action_arg"):
                     raise E(b.loc, f"{expr_text(b.fn)}: apply cannot be called from actions (an argument of an "
                                    "action call is evaluated inside the action, p4c)")

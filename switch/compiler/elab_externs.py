@@ -6,14 +6,36 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 """
 from __future__ import annotations
 
-from .ast import Node
+from .ast import Node, annotation
 from .errors import P4CompileError
 from .extern_params import by_position, FUNCTIONS
 from .elab_common import custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, Scope, tstr
-from .elab_load_refusals import DEPARSER_HASH
+from .elab_load_refusals import BMV2_JSON_ARRAY, DEPARSER_HASH
 
 #: v1model.p4's own enums: p4c's BMv2 back end gives their members no number in its JSON
 MODEL_ENUMS = frozenset({"HashAlgorithm", "CounterType", "MeterType", "CloneType"})
+
+
+def bind_extern_args(params: list, args: list) -> list | None:
+    """The (parameter, argument) pairs of a call of a program's own extern method, function or
+    constructor, or None when the declaration does not take the arguments: by position or all by
+    name; a parameter left out must have a default value or be ``@optional`` (p4c's type checker
+    takes the call; its BMv2 back end then refuses the extern at the declaration)."""
+    named = [a for a in args if a.kind == "named_arg"]
+    if named:
+        by_name = {p.name: p for p in params}
+        if len(named) != len(args) or any(a.name not in by_name for a in args):
+            return None
+        pairs = [(by_name[a.name], a.value) for a in args]
+        given = {a.name for a in args}
+        rest = [p for p in params if p.name not in given]
+    else:
+        if len(args) > len(params):
+            return None
+        pairs, rest = list(zip(params, args)), params[len(args):]
+    if any(p.get("default") is None and not annotation(p.get("annos") or [], "optional") for p in rest):
+        return None
+    return pairs
 
 
 class ExternRules:
@@ -169,13 +191,13 @@ class ExternRules:
         """``Ex(args) e;`` of an ``extern Ex { ... }`` the program declares: its constructor takes the
         arguments (by number); the instance is kept for its method calls."""
         ctors = [m for m in decl.methods if m.kind == "ctor"]
-        if not any(len(c.params) == len(d.args) for c in ctors):
+        if not any(bind_extern_args(c.params, d.args) is not None for c in ctors):
             raise E(d.loc, f"{d.name}: extern {decl.name} has no constructor taking {len(d.args)} argument(s)")
         for a in d.args:
             self.expr(a.value if a.kind == "named_arg" else a, scope)
         targs = d.type.get("args") or []
         tps = list(decl.get("tparams") or ())
-        fits = [c for c in ctors if len(c.params) == len(d.args)]
+        fits = [c for c in ctors if bind_extern_args(c.params, d.args) is not None]
         if len(fits) > 1:   # (p4c resolves overloads by their number of arguments; /work/e21 pd d_o_ctor_overload_ambiguous)
             raise E(decl.loc, f"Ambiguous method {decl.name} (its constructors taking {len(d.args)} argument(s); "
                               f"instance {d.name})")
@@ -213,8 +235,7 @@ class ExternRules:
         saved = getattr(self, "type_bindings", None)
         self.type_bindings = {**(saved or {}), **binds}
         try:
-            for p, a in zip(ctor.params, d.args):
-                a = a.value if a.kind == "named_arg" else a
+            for p, a in bind_extern_args(ctor.params, d.args) or ():
                 try:
                     self.coerce(self.expr(a, scope), self.resolve_type(p.type), a.loc)
                 except P4CompileError as e:
@@ -291,8 +312,8 @@ class ExternRules:
             cands = [m for m in decl.methods if m.kind == "method" and m.name == method]
             what, msg = f"{ext['name']}.{method}", f"Unknown extern method {method} from type {decl.name}"
         args = [a.value if a.kind == "named_arg" else a for a in call.args]
-        fits = [c for c in cands if len(c.params) == len(args) or (
-            len(args) < len(c.params) and all(p.get("default") is not None for p in c.params[len(args):]))]
+        bound = {id(c): bind_extern_args(c.params, call.args) for c in cands}
+        fits = [c for c in cands if bound[id(c)] is not None]
         if not fits:
             raise E(call.loc, f"{what}: extern {decl.name} does not have method matching this call" if method else
                     f"{what}: no declaration takes {len(args)} argument(s)")
@@ -305,7 +326,7 @@ class ExternRules:
             # `ov.put<bit<16>>(x)`: the call's type arguments (/work/e21 pd d_o_generic_put_explicit_mismatch)
             binds.update(zip(m.tparams, (self.resolve_type(x) for x in call.targs)))
         generic = set(m.get("tparams") or ()) | set(decl.get("tparams") or ())
-        for p, a in zip(m.params, args):
+        for p, a in bound[id(m)]:
             if p.type.kind == "typename" and p.type.name in binds and p.direction not in ("out", "inout"):
                 self.coerce(self.expr(a, scope), binds[p.type.name], a.loc)   # Ex<bit<8>>: T is bit<8>
             elif p.type.kind == "typename" and p.type.name in generic or p.type.kind == "dontcare":
@@ -318,7 +339,7 @@ class ExternRules:
                     raise E(a.loc, f"type mismatch: {what} parameter {p.name} has type {tstr(self.resolve_type(p.type))}, "
                                    f"got {tstr(lt)}")
             else:
-                self.coerce(self.expr(a, scope), self.resolve_type(p.type), a.loc)
+                self.arg_value(a, self.resolve_type(p.type), scope)   # (an untyped integer for a `type`: errs23)
         self.ctx["extern_call"] = ext if method is not None else None   # (target_error, checksum controls)
         if self.ctx.get("kind") == "parser" and method is not None:
             self.target_error(call.loc, f"{what}: not supported in parser on this target")
@@ -471,6 +492,11 @@ class ExternRules:
                                       f"but the type argument O is {tstr(ot)} (p4c)")
 
     def extern_call(self, name: str, call: Node, scope) -> list:
+        if name == "digest" and any(a.kind == "named_arg" for a in call.args):
+            # p4c 1.2.4.8 dies on it in its front end (parameterSubstitution.cpp: "Compiler Bug: Two
+            # parameters with the same name receiver in a substitution"), in any order (errs23)
+            raise E(call.loc, "digest with named arguments: Compiler Bug: Two parameters with the same name "
+                              "receiver in a substitution (p4c)")
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(call.args, FUNCTIONS.get(name), name, call.loc)})
         args = call.args
         loc = call.loc
@@ -505,11 +531,13 @@ class ExternRules:
             nargs(3)
             lv, t = self.out_lvalue(args[0], scope, loc)
             self.check_type_args(call, [t], "random")
-            if not is_bits(t) and t != BOOL:   # p4c takes a bool too (random(b, false, true))
+            if not is_bits(t) and t != BOOL and t[0] not in ("serenum", "enum"):   # p4c takes a bool too (random(b, false, true))
                 raise E(args[0].loc, "random result must be bit<N> or bool")
             self.refuse_bool_operand(t, args[0].loc, "random result")
             lo = self.coerce(self.expr(args[1], scope), t, args[1].loc)
             hi = self.coerce(self.expr(args[2], scope), t, args[2].loc)
+            if t[0] in ("serenum", "enum"):   # random(e, E.X, E.Y): the enum's bits, a plain enum's 32 (p4c's JSON; errs23)
+                t = t[2] if t[0] == "serenum" else ["bit", 32]
             if t[0] == "int" and any((self.fold(b) or 0) < 0 for b in (lo, hi)):
                 # p4c writes the negative bound ("-0x01"); simple_switch dies executing it (boost
                 # range_error; errs17 probe g_random_int)
@@ -588,6 +616,7 @@ class ExternRules:
             c = self.coerce(self.expr(args[0], scope), BOOL, args[0].loc)
             self.checksum_type_args(call, name, scope)
             data = self.flat_list(args[1], scope, f"{name} data")
+            self.refuse_bool_data(data, args[1].loc, f"{name} data")   # (as hash's; errs23 b_cs_data_bool_el_*)
             self.refuse_nested_list(args[1], name)
             self.refuse_struct_data(args[1], scope, name)
             self.refuse_nested_struct_data(args[1], scope, name)
@@ -612,6 +641,9 @@ class ExternRules:
                 return [{"s": "verify_checksum", "c": c, "data": [[d, w] for d, w in data],
                          "ck": ck, "t": ct, "algo": algo, "payload": payload}]
             lv, lt = self.out_lvalue(args[2], scope, loc)
+            if lt == BOOL:   # p4c compiles it; simple_switch dies loading its JSON (errs23 b_cs_field_bool_update)
+                self.load_refusal(args[2].loc, f"{name}: a bool checksum field: {BMV2_JSON_ARRAY}")
+                lt = ["bit", 1]   # (the build is never loaded; the call stays for the P4Info's type_info)
             if not is_bits(lt):
                 raise E(args[2].loc, "checksum field must be bit<N>")
             if lv.get("op") == "slice" and not (lv.get("lo") == 0 and lv["a"].get("t") == lt):
@@ -640,7 +672,7 @@ class ExternRules:
         if name in ("clone", "clone3", "clone_preserving_field_list"):
             role = self.ctx.get("role")
             self.ingress_or_egress_only(name, role, loc)
-            ctype = self.enum_member(args[0], "CloneType") if args else None
+            ctype = self.enum_member(args[0], "CloneType", scope) if args else None
             if name == "clone":
                 nargs(2)
                 fl = None   # no field list (0 is a list index of its own)

@@ -119,6 +119,8 @@ class PacketRules:
         """Size in bits of a fixed-size type (bits, header, struct of those)."""
         if is_bits(t) or t[0] in ("bool", "serenum"):
             return width(t)
+        if t[0] == "header" and self.headers[t[1]].get("varbit"):   # (dropped or not: errs23 c_vb_lookahead)
+            raise E(loc, f"lookahead<{t[1]}>: the type argument must be a fixed-width type (it has a varbit field)")
         if t[0] == "header":
             return sum(f[1] for f in self.headers[t[1]]["fields"])
         if t[0] == "struct" and not self.structs[t[1]].get("union"):

@@ -159,6 +159,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
         if lt[0] == "enum" and lhs.get("op") == "var" and rhs.get("op") == "const" and \
                 not self.ctx.get("if_depth") and not self.ctx.get("switch_depth") and not self.ctx.get("in_action"):
             self.__dict__.setdefault("enum_var_values", {})[lhs["n"]] = rhs["v"]   # `al = HashAlgorithm.x;`
+        if lt[0] == "varbit" and lhs["op"] == "field" and rhs["op"] == "cond":
+            return _varbit_choice(lhs, rhs, s.loc)   # (p4c: an if/else of two copies; errs23 c_vb_ternary)
         if lt[0] == "varbit" and (rhs["op"] != "field" or lhs["op"] != "field"):
             raise E(s.loc, "varbit values can only be copied from one header field to another")
         if lt[0] == "header" and rhs.get("op") == "mk" and lhs.get("op") == "stack_next":
@@ -377,19 +379,22 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             out.append({"s": "assign", "l": fl, "r": self.coerce((v, v["t"]), flt, loc)})
         return out
 
-    def table_ref(self, n: Node, scope) -> str:
+    def table_ref(self, n: Node, scope, call: Node | None = None) -> str:
+        """The table ``n`` names (``call``: its ``apply(...)``, which takes no arguments)."""
         if n.kind != "name":
             raise E(n.loc, "expected a table name")
         ent = scope.lookup(n.name)
         if ent is None or ent[0] != "table":
             raise E(n.loc, f"{n.name} is not a table")
-        self.check_table_not_type_named(n)
+        self.check_table_not_type_named(n, call)
         return ent[1]
 
-    def check_table_not_type_named(self, n: Node) -> None:
+    def check_table_not_type_named(self, n: Node, call: Node | None = None) -> None:
         """``T.apply()`` where table ``T`` has the name of a type: p4c's lexer reads ``T`` as the
         type (parser_scopes.py), and its type checker refuses the type's member ``apply``
         (dead code, removed before type checking, is no error: hence " has no field ")."""
+        if call is not None and call.args:   # (p4c: "t: 1 arguments supplied while 0 are expected"; errs23)
+            raise E(call.loc, f"'{n.name}.apply': {len(call.args)} arguments supplied while 0 are expected (p4c)")
         if n.get("type_name"):
             raise E(n.loc, f"{n.name}.apply(): the type {n.name} has no field apply -- p4c reads {n.name} as "
                            f"the type, not the table {n.name} (a table does not hide a type of the same name)")
@@ -424,7 +429,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                 if ent and ent[0] == "table":
                     if self.ctx.get("in_action"):
                         raise E(call.loc, f"{base.name}.apply: apply cannot be called from actions")
-                    self.check_table_not_type_named(base)
+                    self.check_table_not_type_named(base, call)
                     return [{"s": "apply", "table": ent[1]}]
                 if ent and ent[0] == "subcontrol":
                     return [self.apply_subcontrol(ent[1], call, scope)]
@@ -503,7 +508,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                 f = self.pick_overload(ent[1], call)
                 if any(p["dir"] in ("out", "inout") for p in f["params"]):
                     return [self.call_function_stmt(f, call, scope)]
-                ir, t = self.call_function(f, call, scope)
+                ir, t = self.call_function(f, call, scope, stmt=True)
                 return [{"s": "eval", "e": ir}]
             if fn.name in V1_EXTERN_FUNCS:
                 return self.extern_call(fn.name, call, scope)
@@ -622,8 +627,10 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                     if any(ft[0] == "struct" for _, ft in self.structs[lt[1]]["fields"]):
                         self.target_error(call.loc, f"{rec['name']}.read: extern functions with 'out' nested "
                                                     "struct argument (result) not supported (p4c)")
-                    self.target_error(args[0].loc, f"{expr_text(args[0])}: writing to a structure is not "
-                                                   "supported on this target (p4c)")
+                    if lv.get("op") != "var":   # (p4c's mid end splits a local struct into scalars:
+                        # the instance's error is the first then; errs23 b_reg_type_3_rw)
+                        self.target_error(args[0].loc, f"{expr_text(args[0])}: writing to a structure is not "
+                                                       "supported on this target (p4c)")
                 return {"s": "nop"}
             return {"s": "reg_read", "obj": rec["py"], "l": lv, "i": self.index_expr(args[1], scope, itype),
                     "t": lt}
@@ -651,6 +658,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                 raise E(call.loc, "direct_meter.read(result) takes one argument")
             lv, lt = self.out_lvalue(args[0], scope, call.loc)
             want = getattr(self, "direct_meter_types", {}).get(rec["name"])
+            if lt[0] == "struct":   # p4c's result_target is a name, not a field: simple_switch dies loading it
+                self.load_refusal(args[0].loc, f"{rec['name']}.read into a struct: Json::LogicError (simple_switch refuses p4c's JSON)")
             if want is not None and lt != want:
                 raise E(args[0].loc, f"direct_meter<{tstr(want)}>.read: the result has type {tstr(lt)}, expected {tstr(want)}")
             # checked when the program is complete (a table may attach the meter later)
@@ -776,3 +785,14 @@ def _literal_condition(n: Node, scope) -> bool:
         return _literal_condition(n.a, scope) and _literal_condition(n.b, scope)
     return False
 
+
+def _varbit_choice(lhs: dict, rhs: dict, loc) -> list:
+    """``h.v = c ? a : b`` of varbit header fields: p4c's mid end writes it as ``if (c) h.v = a;
+    else h.v = b;`` (a copy the embedded target makes field to field), nested ?: likewise."""
+    def arm(e):
+        if e.get("op") == "cond":
+            return _varbit_choice(lhs, e, loc)
+        if e.get("op") != "field":
+            raise P4CompileError(loc, "varbit values can only be copied from one header field to another")
+        return [{"s": "assign", "l": lhs, "r": e}]
+    return [{"s": "if", "c": rhs["c"], "then": arm(rhs["a"]), "else": arm(rhs["b"])}]

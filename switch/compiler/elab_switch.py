@@ -13,7 +13,7 @@ from __future__ import annotations
 from .ast import Node
 from .switch_cases import unused_by_dead_cases
 from .switch_copies import single_case_copies
-from .elab_common import BOOL, E, expr_text, is_bits, pyname, Scope, tstr
+from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, newtype_name, pyname, Scope, tstr
 from .errors import P4CompileError
 
 
@@ -34,7 +34,7 @@ class SwitchRules:
             self.functions[self.ctx["block"]].setdefault("action_switch", s.loc)
         if e.kind == "member" and e.name == "action_run" and e.base.kind == "call" and \
                 e.base.fn.kind == "member" and e.base.fn.name == "apply":
-            tname = self.table_ref(e.base.fn.base, scope)
+            tname = self.table_ref(e.base.fn.base, scope, e.base)
             tab = self.tables[tname]
             anames = {a["name"] for a in tab["actions"]}
             cases = []
@@ -94,7 +94,11 @@ class SwitchRules:
                     v = self.fold(lab[0])
                     v = None if v is None else int(v)
                 else:
-                    v = self.fold(self.coerce(self.expr(c.label, scope), t, c.label.loc))
+                    lab = self.expr(c.label, scope)
+                    if lab[1] == INTLIT and newtype_name(t):   # (p4c: "'x' with type 'T9' cannot be compared to '1'"; errs23)
+                        raise E(c.label.loc, f"{expr_text(e)} with type {tstr(t)} cannot be compared to "
+                                             f"{expr_text(c.label)} with type int (p4c)")
+                    v = self.fold(self.coerce(lab, t, c.label.loc))
                 if v is None:
                     raise E(c.label.loc, "switch label must be a compile-time constant")
                 pending.append(v)

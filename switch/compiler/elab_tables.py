@@ -80,8 +80,10 @@ class TableRules:
         for a, node in zip(acts, nodes):
             rec = self.actions.get(a["name"]) or {}
             nm = annotation(rec.get("annos") or [], "name")
+            # (core.p4's NoAction keeps its name: p4c localizes every top-level action but NoAction --
+            # `@name("NoAction") action a()` beside it loads; errs23 d_name_action_same_as_noaction)
             label = a["name"] if rec.get("control") or (nm and str(nm[1][0]).startswith(".")) or "." not in q \
-                else f"{q.rsplit('.', 1)[0]}.{a['name']}"
+                or a["name"] == "NoAction" else f"{q.rsplit('.', 1)[0]}.{a['name']}"
             if label in seen:
                 raise E(node.loc, f"table {q}: actions {seen[label]} and {node.name} are both named {label} in "
                                   "p4c's BMv2 JSON (p4c: a label which already exists)")
@@ -659,7 +661,7 @@ class TableRules:
             raise E(e.loc, f"{what}: action {a['name']}: parameter {bound['name']} must be bound "
                            "(an action with directional parameters takes named arguments only all of "
                            "them, in declaration order)")
-        return self.positional(e, a["params"], f"{what}: action {a['name']}")
+        return self.positional(e, a["params"], f"{what}: action {a['name']}", a["name"])
 
     def bound_by_name(self, a: Node, dparams: list, q: str) -> Node:
         """An actions-list entry whose bound arguments are named (``a(x = hdr.h.b)``): the

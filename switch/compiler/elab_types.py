@@ -150,6 +150,9 @@ class TypeRules:
         declared once per list of type arguments, named as p4c names it (``Pair_0``, ``Pair_1``
         ... in the order first met, skipping names the program declares)."""
         d = self.generic_structs[n.name]
+        if not n.args:   # (`G g;` of `struct G<T>`: p4c names the declaration; errs23)
+            raise E(d.loc, f"Unspecified type parameters for {d.kind} {n.name} (it takes {len(d.tparams)} type "
+                           "argument(s), a use gives none)")
         if len(n.args) != len(d.tparams):
             raise E(n.loc, f"{d.kind} {n.name} takes {len(d.tparams)} type argument(s), "
                            f"got {len(n.args)}")
@@ -363,7 +366,7 @@ class TypeRules:
             elif t[0] == "varbit":
                 # p4c accepts it (in a metadata struct, say); the embedded target refuses a use
                 # of the field (member_of) and leaves it out of the struct
-                self.__dict__.setdefault("dropped_varbit_fields", {})[(d.name, f.name)] = f.loc
+                self.__dict__.setdefault("dropped_varbit_fields", {})[(d.name, f.name)] = t
                 continue
             elif d.kind == "header_union" and t[0] != "header":
                 raise E(f.loc, f"header_union {d.name}: member {f.name} must be a header, not {tstr(t)}")
@@ -417,6 +420,21 @@ class TypeRules:
                                 continue
                             self.fl_fields.setdefault(fl, []).append([d.name, n])
 
+
+    def dropped_varbit_use(self, struct: str, n, base):
+        """A use of a struct's varbit field (left out of the struct: elab_types): p4c compiles it,
+        simple_switch refuses its JSON ("Invalid reference to object of type 'header' with name
+        'userMetadata.mv'"; errs23 c_vb_meta_field) -- a load refusal; None for another field."""
+        vt = self.__dict__.get("dropped_varbit_fields", {}).get((struct, n.name))
+        if vt is None:
+            return None
+        if self.__dict__.get("user_meta_type") != ["struct", struct]:   # (a local struct's: p4c's JSON loads;
+            # the embedded target keeps varbits in headers only -- test_used_only_errors)
+            raise E(n.get("name_loc", n.loc), f"struct {struct} field {n.name}: varbit fields are only supported in "
+                                              "headers (and the user metadata) by the embedded target")
+        self.load_refusal(n.get("name_loc", n.loc), f"struct {struct} field {n.name}: a varbit field outside a header: "
+                          "Invalid reference to object of type 'header' (simple_switch refuses p4c's JSON)")
+        return {"op": "field", "base": base, "f": pyname(n.name), "t": vt}, vt
     def check_field_list_indexes(self, t) -> None:
         """Raise a bad ``@field_list`` index of metadata struct ``t`` or a struct inside it
         (p4c 1.2.4.8: '"a": Annotation must be a constant integer'; elsewhere it is ignored)."""

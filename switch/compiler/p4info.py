@@ -478,6 +478,8 @@ def build_p4info(ir: dict) -> p4info_pb2.P4Info:
         if r.get("enum"):
             pr.type_spec.serializable_enum.name = r["enum"]
             types.serenum(r["enum"])
+        elif r.get("plain_enum"):
+            types.spec(pr.type_spec, ["enum", r["plain_enum"]])
         elif r.get("newtype") and r["newtype"] in ir.get("newtypes", {}):
             pr.type_spec.new_type.name = r["newtype"]
             types.newtype(r["newtype"])

@@ -224,44 +224,38 @@ class P4InfoIndex:
 
 
 def _struct_widths(p4info: p4info_pb2.P4Info, spec) -> tuple[int, ...]:
-    """Bit widths of the members of a digest's type (a struct or tuple of bitstrings, or one bitstring)."""
+    """Bit widths of the members of a digest's type (a struct or tuple of ``bit<W>``, or one).
+    simple_switch_grpc (PI) imports only ``bit<W>`` digest members: p4c writes any other type_spec
+    -- a header, struct, stack or tuple member (mutz24), a varbit, serializable enum (errs15), a
+    ``bool`` (mutz22), an ``int<W>``, ``error``, a ``type`` (translated or not) -- and PI refuses the
+    whole P4Info ("Error when importing p4info"; measured member by member, helper errs23)."""
     kind = spec.WhichOneof("type_spec")
     if kind == "bitstring":
-        return (_bits(spec.bitstring),)
+        return (_bits(spec.bitstring, "a digest"),)
     if kind == "tuple":
-        for m in spec.tuple.members:
-            if m.WhichOneof("type_spec") in ("header", "struct", "header_union", "header_stack", "tuple",
-                                             "serializable_enum"):   # (the last: probed, helper errs15)
-                # (`digest(1, { a, hdr.h })`, `{ a, { b, c } }`: p4c writes it, PI refuses it -- mutz24)
-                raise P4RTError(StatusCode.UNKNOWN, f"Error when importing p4info: a digest tuple with a "
-                                                    f"{m.WhichOneof('type_spec')} member (not supported, as in "
-                                                    "simple_switch_grpc)")
-        return tuple(_bits(m.bitstring) if m.WhichOneof("type_spec") == "bitstring" else 0
-                     for m in spec.tuple.members)
+        return tuple(_member_bits(m, "a digest tuple member") for m in spec.tuple.members)
     if kind == "struct":
         st = p4info.type_info.structs.get(spec.struct.name)
         if st is None:
             raise P4RTError(StatusCode.INVALID_ARGUMENT, f"digest type struct '{spec.struct.name}' missing from type_info")
-        for m in st.members:
-            if m.type_spec.WhichOneof("type_spec") in ("header", "struct", "header_union", "header_stack"):
-                # p4c writes it; simple_switch_grpc (PI) refuses the whole P4Info
-                raise P4RTError(StatusCode.UNKNOWN, f"Error when importing p4info: digest struct "
-                                                    f"'{spec.struct.name}' has a {m.type_spec.WhichOneof('type_spec')} "
-                                                    f"member '{m.name}' (not supported, as in simple_switch_grpc)")
-        return tuple(_bits(m.type_spec.bitstring) if m.type_spec.WhichOneof("type_spec") == "bitstring" else 0
+        return tuple(_member_bits(m.type_spec, f"digest struct '{spec.struct.name}' member '{m.name}'")
                      for m in st.members)
-    # `digest<bool>(...)`: p4c writes a bool type_spec; PI refuses the P4Info (probed, helper mutz22)
     raise P4RTError(StatusCode.UNKNOWN, f"Error when importing p4info: a digest of type_spec {kind} is not "
                                         "supported (as in simple_switch_grpc)")
 
 
-def _bits(bs) -> int:
+def _member_bits(ts, what: str) -> int:
+    k = ts.WhichOneof("type_spec")
+    if k != "bitstring":
+        raise P4RTError(StatusCode.UNKNOWN, f"Error when importing p4info: {what}: a {k} is not supported "
+                                            "(only bit<W>, as in simple_switch_grpc)")
+    return _bits(ts.bitstring, what)
+
+
+def _bits(bs, what: str) -> int:
     k = bs.WhichOneof("type_spec")
     if k == "bit":
         return bs.bit.bitwidth
-    if k == "int":
-        return bs.int.bitwidth
-    if k == "varbit":   # p4c lists a varbit digest member so; PI refuses the P4Info (probed, helper errs15)
-        raise P4RTError(StatusCode.UNKNOWN, "Error when importing p4info: a varbit digest member is not supported "
-                                            "(as in simple_switch_grpc)")
-    return 0
+    raise P4RTError(StatusCode.UNKNOWN, f"Error when importing p4info: {what}: a {k} bitstring is not supported "
+                                        "(only bit<W>, as in simple_switch_grpc)")
+

@@ -48,6 +48,7 @@ from diffcases.corpus22 import INVALID as CORPUS22_INVALID
 from diffcases.errs21 import INVALID as ERRS21_INVALID
 from diffcases.errs22 import INVALID as ERRS22_INVALID
 from diffcases.corpus23 import INVALID as CORPUS23_INVALID
+from diffcases.errs23 import INVALID as ERRS23_INVALID
 
 TOP_ENUM = "enum bit<8> Color { Red = 1, Blue = 2 }\n"
 _UPD = "control U(inout h_t x, in bit<8> k) { apply { update_checksum(x.isValid(), { x.a, k }, x.c, HashAlgorithm.csum16); } }\n"
@@ -619,6 +620,7 @@ INVALID.update(CORPUS22_INVALID)
 INVALID.update(ERRS21_INVALID)
 INVALID.update(ERRS22_INVALID)
 INVALID.update(CORPUS23_INVALID)
+INVALID.update(ERRS23_INVALID)
 INVALID = {k: v if len(v) == 3 else (*v, "") for k, v in INVALID.items()}
 
 _HAVE_P4C = bmv2_available() is None

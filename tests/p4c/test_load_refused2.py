@@ -56,6 +56,10 @@ def _select(labels: str, key: str = "(int<8>)hdr.h.a") -> str:
 _VC = "control VC(inout headers hdr, inout meta_t m) { apply { } }"
 
 
+def _bool_meta(src: str) -> str:
+    return src.replace("struct meta_t { bit<8> x; bit<16> y; }", "struct meta_t { bit<8> x; bit<16> y; bool bl; }")
+
+
 def _cs_update(data: str, fn: str = "update_checksum", cond: str = "true", algo: str = "csum16") -> str:
     return program(top=_NESTED_TOP).replace(_CC_NESTED[0], "control CC(inout headers hdr, inout meta_t m) { apply { "
                                                           f"{fn}({cond}, {data}, hdr.h.b, HashAlgorithm.{algo}); }} }}")
@@ -177,6 +181,37 @@ REFUSED = {
         program(top='control SubS(inout h_t h)(string k) { apply { if (k == "a") { h.c = 1; } } }',
                 locals='    SubS("a") s;', body="        s.apply(hdr.h);"),
         '== "a"', "Invalid 'type' in expression: 'string'"),
+    # (errs23) a varbit field of the metadata struct, used: p4c compiles it, simple_switch refuses
+    # its JSON; checkmate-p4c refused the program ("varbit fields are only supported in headers")
+    "varbit_metadata_field_used": (
+        program(top="header vb_t { bit<8> l; varbit<32> v; }").replace(
+            "struct meta_t { bit<8> x; bit<16> y; }", "struct meta_t { bit<8> x; bit<16> y; varbit<32> mv; }").replace(
+            "struct headers { h_t h; }", "struct headers { h_t h; vb_t v1; }").replace(
+            "    apply {\n\n    }", "    apply {\n        m.mv = hdr.v1.v;\n    }", 1),
+        "mv = hdr", "Invalid reference to object of type 'header'"),
+    # a direct_meter<S> of a struct read into a struct local: p4c writes the meter's result_target as
+    # a name, and simple_switch dies loading it (Json::LogicError); checkmate-switch loaded the build
+    "direct_meter_read_into_a_struct": (
+        program(top="struct s2_t { bit<8> p; }", locals="    direct_meter<s2_t>(MeterType.packets) dm;\n"
+                "    action a() { s2_t r; dm.read(r); hdr.h.c = r.p; }\n"
+                "    table t { key = { hdr.h.a: exact; } actions = { a; } meters = dm; }", body="        t.apply();"),
+        "r); hdr.h.c", "Json::LogicError"),
+    # a bool in a checksum's data (an element, or a field of a struct given whole), as in hash's data:
+    # "Unsupported input type 'expression' for calculation"; a bool checksum field of update_checksum:
+    # simple_switch dies loading the JSON (Json::LogicError); checkmate-switch loaded the first, and
+    # checkmate-p4c refused the second ("checksum field must be bit<N>")
+    "update_checksum_data_with_a_bool": (
+        _bool_meta(program().replace(_CC_NESTED[0], "control CC(inout headers hdr, inout meta_t m) { apply { "
+                                     "update_checksum(true, { hdr.h.a, m.bl }, hdr.h.b, HashAlgorithm.csum16); } }")),
+        "{ hdr.h.a, m.bl }", "Unsupported input type 'expression'"),
+    "verify_checksum_struct_data_with_a_bool": (
+        _bool_meta(program().replace(_VC, "control VC(inout headers hdr, inout meta_t m) { apply { "
+                                     "verify_checksum(true, m, hdr.h.b, HashAlgorithm.csum16); } }")),
+        "m, hdr.h.b", "Unsupported input type 'expression'"),
+    "update_checksum_bool_field": (
+        _bool_meta(program().replace(_CC_NESTED[0], "control CC(inout headers hdr, inout meta_t m) { apply { "
+                                     "update_checksum(true, { hdr.h.a }, m.bl, HashAlgorithm.csum16); } }")),
+        "m.bl, HashAlgorithm", "Json::LogicError"),
 }
 LOADED = {
     # a struct local, standard_metadata in log_msg's list, the metadata given bare (helper errs18)
