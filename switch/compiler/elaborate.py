@@ -50,7 +50,8 @@ from .elab_packets import PacketRules
 from .elab_parsers import ParserRules
 from .elab_statements import StatementRules
 from .const_index import ConstIndexRules
-from .elab_calls import CallRules, mark_calls_in_call_args
+from .elab_calls import CallRules
+from .elab_functions import FunctionRules, mark_calls_in_call_args
 from .elab_tables import TableRules
 from .elab_types import TypeRules
 from .elab_unions import UnionRules
@@ -60,7 +61,7 @@ from .errors import P4Warning
 __all__ = ["IR_FORMAT", "Elaborator", "elaborate", "pyname"]
 
 
-class Elaborator(ConstIndexRules, TypeRules, BlockRules, ActionRules, ParserRules, CtorRules, TableRules, StatementRules, UnionRules, CallRules,
+class Elaborator(ConstIndexRules, TypeRules, BlockRules, ActionRules, ParserRules, CtorRules, TableRules, StatementRules, UnionRules, CallRules, FunctionRules,
                  PacketRules, ExternRules, DigestRules, LogMsgRules, LoadRefusalRules, ExpressionRules, ValueRules, CastRules, OutputRules, DeclOrderRules, MatchKindStores):
     """One elaboration of a parsed program (the rules are in the mixins above)."""
 
