@@ -102,12 +102,13 @@ class PrimitiveGen:
                 return [{"s": "assign", "l": dst, "r": src}]
             return [{"s": "assign", "l": dst, "r": cast(m.num(src), dst["t"])}]
         if op == "assign_VL":
-            if any(z.get("type") != "field" for z in a[:2]):
+            if any(z.get("type") == "expression" for z in a[:2]):
                 # p4c's predicated varbit assignment (`v = c ? w : v`): simple_switch loads it and dies
                 # executing it (actions.h: "tag == ActionParam::FIELD"), as checkmate-p4c's build has it
-                # (predication.VARBIT_DIES; helper opens5)
+                # (predication.VARBIT_DIES; helper opens5) -- an expression only: a varbit field of the user
+                # metadata, which p4c writes as a "header", simple_switch refuses at load (errs23; X refuses it)
                 return [{"s": "assert", "c": bool_const(False), "not_extern": True,
-                         "where": f"{at}: a varbit value that is not a field (simple_switch dies executing it)"}]
+                         "where": f"{at}: a varbit value given by an expression (simple_switch dies executing it)"}]
             return [{"s": "assign", "l": X(a[0]), "r": X(a[1])}]
         if op == "assign_header":
             meta = self._meta_copy(a, at)
