@@ -93,19 +93,31 @@ def _stored_field(x: dict) -> dict | None:
     return None if lv is None else lv["a"] if lv.get("op") == "slice" else lv
 
 
+_QUIET = ("assign", "decl", "setvalid", "if", "switch_value", "block", "empty", "nop")
+
+
+def _quiet(x: dict, target) -> bool:
+    """A statement that does not use ``target`` and cannot leave the body early or reach it
+    unseen (no call, action, table, exit or return in it)."""
+    return not mentions(x, target) and not has_call(x) and \
+        all(d.get("s") in _QUIET and not d.get("siblings") for d in ir_dicts(x) if "s" in d)
+
+
 def body_stores_dead(body, target, reads: set) -> tuple[list, set] | None:
     """The stores of an inlined ``body`` (an action's, or a sub-control's with its arguments in
     place) to fields of header ``target`` that no later statement of it nor the initializer after
     it reads (``reads``): ``(those assignments, the fields read before them)``.  Only a body of
     plain assignments and declarations without calls (setValid/setInvalid calls may be there:
-    they read no field); None where anything else is there."""
+    they read no field), and ``if``/``switch`` statements of those that do not use ``target``
+    (fuzz_exprs seed 18152: an empty ``switch``); None where anything else is there."""
     flat = list(_flat_blocks(body))
-    if not all(x.get("s") in ("assign", "decl", "setvalid") and not x.get("siblings") and not has_call(x) for x in flat):
+    if not all(x.get("s") in ("assign", "decl", "setvalid") and not x.get("siblings") and not has_call(x)
+               or _quiet(x, target) for x in flat):
         return None
     dead: list = []
     reads = set(reads)
     for x in reversed(flat):
-        if x["s"] == "setvalid":
+        if x["s"] not in ("assign", "decl"):
             continue   # (a validity change reads no field: fuzz_exprs seed 11101)
         base = _stored_field(x)
         if base is not None and base.get("op") == "field" and isinstance(base.get("base"), dict) \

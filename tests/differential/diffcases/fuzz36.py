@@ -43,6 +43,9 @@ for _name, _sc, _body in [
          "hdr.h2.c = 9; sc.apply(hdr, meta); hdr.h2 = {hdr.h2.a, hdr.h2.b + 1, 6, 7};"),
         ("dropped_at_one_site_of_two", "hdr.h2.c = hdr.h2.c + 1;",
          "sc.apply(hdr, meta); hdr.h.c = hdr.h2.c; sc.apply(hdr, meta); hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
+        ("dropped_past_a_switch_and_an_if_in_the_body",   # (fuzz_exprs seed 18152)
+         "switch (hdr.h.b) { } hdr.h2.c = hdr.h2.c * 335; if (hdr.h.a == 3) { meta.m8 = 1; }",
+         "sc.apply(hdr, meta); hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
         # guards: the initializer reads the field, or the body reads it after the store
         ("kept_read_by_the_initializer", "hdr.h2.c = hdr.h.c + 1;", "sc.apply(hdr, meta); hdr.h2 = {hdr.h2.a, 5, hdr.h2.c, 7};"),
         ("kept_read_in_the_body", "hdr.h2.c = hdr.h.c + 1; hdr.h.b = hdr.h2.c[7:0];",
@@ -62,3 +65,15 @@ for _name, _body in [
         ]:
     CASES.append(case(f"fuzz36_single_case_switch_copy_past_a_function_call_statement_{_name}", CAT, program(
         "        " + _body + "\n", top=_F0), frames=_FR))
+
+# fuzz_exprs seed 18175: a function with a return value called as a statement, given a bool
+# metadata field (held as bit<1>, read through a cast) as its inout argument: checkmate-switch
+# refused the pipeline ("assignment to cast inside an expression")
+_FB = "bit<8> fb(inout bool p) { p = !p; return 8w1; }\nbool fc(inout bool p, in bit<8> x) { p = x == 8; return p; }\n"
+for _name, _body in [
+        ("statement", "meta.mb = hdr.h.a == 7; fb(meta.mb); hdr.h.b = meta.mb ? 8w1 : 8w2;"),
+        ("in_an_expression", "meta.mb = hdr.h.a == 7; hdr.h.c = (bit<16>)fb(meta.mb); if (fc(meta.mb, hdr.h.a)) { hdr.h.b = 3; }"
+         " hdr.h.d = meta.mb ? 32w1 : 32w2;"),
+        ]:
+    CASES.append(case(f"fuzz36_bool_metadata_field_as_inout_argument_of_a_function_with_a_value_{_name}", CAT, program(
+        "        " + _body + "\n", top=_FB, meta="    bool mb;\n"), frames=_FR))
