@@ -201,7 +201,7 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
             if prev.get("s") not in ("assign", "decl") or prev.get("siblings") or _foreign_call(prev, target):
                 break
             if prev["s"] == "decl":
-                if mentions(prev, target):
+                if mentions(prev, target) and not _unread_decl(prev, seq[j + 1:]):
                     break
                 continue
             if _dead_local_store(prev, seq, j, drop):
@@ -254,6 +254,15 @@ def _uses_path(ir, root: str, path: str) -> bool:
         if p is None and any(d.get("op") == "var" and d.get("n") == root for d in ir_dicts(ir)):
             return True
     return any(_uses_path(v, root, path) for k, v in ir.items() if k != "t")
+
+
+def _unread_decl(st: dict, rest: list) -> bool:
+    """Whether declaration ``st`` has a value without calls and nothing in ``rest`` (what follows
+    it in its scope) uses its local: p4c's front end removed its store as dead, so what its value
+    reads is no read (fuzz_exprs seed 18152: ``bit<2> l7 = (..hdr.opt.e0..)[6:5];`` alone in a
+    switch case)."""
+    return st.get("init") is not None and not has_call(st["init"]) and \
+        not any(_uses_path(d, st["n"], st["n"]) for d in rest)
 
 
 def _dead_local_store(st: dict, seq: list, j: int, drop: set) -> bool:
@@ -341,7 +350,8 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
     out = set(out)
     for body in bodies:
         now, mine, calls = set(live), set(), []
-        for prev in reversed(list(_flat_blocks(body))):
+        flat = list(_flat_blocks(body))
+        for k, prev in reversed(list(enumerate(flat))):
             if id(prev) in drop:
                 continue
             if prev.get("s") == "setvalid" and not prev.get("siblings") and id(prev) not in self_inits:
@@ -356,7 +366,7 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
                 if got is not None and got[0]:
                     calls.append((prev, got[0]))
                 now = None if got is None else got[1]
-            elif prev.get("s") == "decl" and not mentions(prev, target):
+            elif prev.get("s") == "decl" and (not mentions(prev, target) or _unread_decl(prev, flat[k + 1:])):
                 continue
             elif prev.get("s") in ("call_fn", "eval") and not mentions(prev, target) or _plain_loop(prev, target):
                 continue   # (a function's arguments are all it reads and writes: fuzz_exprs seed 11101)

@@ -46,7 +46,14 @@ for _name, _sc, _body in [
         ("dropped_past_a_switch_and_an_if_in_the_body",   # (fuzz_exprs seed 18152)
          "switch (hdr.h.b) { } hdr.h2.c = hdr.h2.c * 335; if (hdr.h.a == 3) { meta.m8 = 1; }",
          "sc.apply(hdr, meta); hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
-        # guards: the initializer reads the field, or the body reads it after the store
+        ("dropped_past_an_unread_local_in_a_switch_case",   # (fuzz_exprs seed 18152)
+         "hdr.h2.c = hdr.h2.c * 335;",
+         "sc.apply(hdr, meta); switch (hdr.h.b) { 2: { bit<8> l7 = hdr.h2.c[7:0] + 1; } } hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
+        ("dropped_past_an_unread_local", "hdr.h2.c = hdr.h2.c * 335;",
+         "sc.apply(hdr, meta); bit<8> l7 = hdr.h2.c[7:0] + 1; hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
+        # guards: the initializer reads the field, or the body reads it after the store, or the local is read
+        ("kept_read_by_a_local_read_later", "hdr.h2.c = hdr.h2.c * 335;",
+         "sc.apply(hdr, meta); bit<8> l7 = hdr.h2.c[7:0] + 1; hdr.h2 = {hdr.h2.a, 5, 6, 7}; hdr.h.b = l7;"),
         ("kept_read_by_the_initializer", "hdr.h2.c = hdr.h.c + 1;", "sc.apply(hdr, meta); hdr.h2 = {hdr.h2.a, 5, hdr.h2.c, 7};"),
         ("kept_read_in_the_body", "hdr.h2.c = hdr.h.c + 1; hdr.h.b = hdr.h2.c[7:0];",
          "sc.apply(hdr, meta); hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
