@@ -185,7 +185,7 @@ class UnionRules:
         (:func:`.union_defuse.settle_body_stores`).  The fields read before the call, or None."""
         blk = self.subcontrol_of(call)
         subst = in_place_structs(call) if blk is not None else {}
-        if not subst or any(a["py"] not in subst for a in call["args"] if "py" in a and mentions(a["e"], target)):
+        if not subst or any(a.get("py") not in subst for a in call["args"] if mentions(a.get("e"), target)):
             return None
         for k, n in enumerate(n for n in ir_dicts(blk["body"]) if n.get("s") == "assign"):
             n.setdefault("sid", f"{blk['fn']}#i{k}")
