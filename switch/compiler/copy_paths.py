@@ -10,8 +10,9 @@ from __future__ import annotations
 from .elab_common import ir_dicts, ir_replace
 
 # statements that by themselves write nothing but what their assignments name
-_PLAIN = ("assign", "decl", "block", "if", "switch_value", "return", "exit", "empty", "nop",
-          "for", "for_in", "break", "continue")   # (a for_in also writes its variable: may_write)
+_PLAIN = ("assign", "decl", "eval", "block", "if", "switch_value", "return", "exit", "empty", "nop",
+          "for", "for_in", "break", "continue")   # (a for_in also writes its variable: may_write;
+#   an eval writes what the calls in its value do: a function only through its out/inout arguments)
 
 
 def ir_path(e) -> str | None:

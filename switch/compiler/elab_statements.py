@@ -129,7 +129,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             drop_stores_before_whole_copies(out)
         out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}),
                                            lambda q: (self.actions.get(q) or {}).get("body"),
-                                           lambda c: (self.subcontrol_of(c) or {}).get("body"))
+                                           lambda c: (self.subcontrol_of(c) or {}).get("body"), self.self_init_body_stores)
         out = drop_dead_union_stores(out, self.inlined_control, self.subcontrol_of, self.record_body_stores)
         self.check_const_indexes(out)
         # (copies that reach the block's end go on after it: switch_copies.propagate_copies)

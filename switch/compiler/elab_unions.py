@@ -23,6 +23,7 @@ from __future__ import annotations
 from .copy_paths import may_write
 from .dead_reads import drop_dead_action_stores
 from .elab_common import E, ir_dicts
+from .header_init import body_stores_dead, mentions
 from .subcontrol_args import mark_copied_applies
 from .union_defuse import action_copy_back_dead, note_call_site
 from .union_defuse import touches as union_touches
@@ -162,12 +163,39 @@ class UnionRules:
         if blk is None:
             return
         verdicts = self.__dict__.setdefault("union_body_verdicts", {})
-        site = call.setdefault("site", len(self.__dict__.setdefault("union_sites", [])))
-        if site == len(self.union_sites):
-            self.union_sites.append(site)
+        site = self.call_site(call)
         for sid, dead in body_store_verdicts(blk, call, rest, self.inlined_control):
             verdicts.setdefault(sid, {})[site] = dead
         self.record_caller_view(blk, call, site, rest)
+
+    def call_site(self, call: dict) -> int:
+        """The number of sub-control apply ``call`` among the call sites the verdicts name."""
+        site = call.setdefault("site", len(self.__dict__.setdefault("union_sites", [])))
+        if site == len(self.union_sites):
+            self.union_sites.append(site)
+        return site
+
+    def self_init_body_stores(self, call: dict, target, reads: set) -> set | None:
+        """For :func:`.header_init.drop_stores_before_self_init`: a sub-control apply ``call``
+        before a self-reading initializer of header ``target`` whose arguments reach ``target``
+        only through struct arguments p4c uses in place -- its inliner pastes the body there, so
+        the body's stores to fields the initializer does not read (``reads``) are dead at this
+        site (``hdr.opt.e1 = ..`` in the body, ``sc.apply(hdr, ..); hdr.opt = {hdr.opt.e0, ..};``:
+        fuzz_exprs seed 18038), settled over all sites with the union verdicts
+        (:func:`.union_defuse.settle_body_stores`).  The fields read before the call, or None."""
+        blk = self.subcontrol_of(call)
+        subst = in_place_structs(call) if blk is not None else {}
+        if not subst or any(a.get("py") not in subst for a in call["args"] if mentions(a.get("e"), target)):
+            return None
+        for k, n in enumerate(n for n in ir_dicts(blk["body"]) if n.get("s") == "assign"):
+            n.setdefault("sid", f"{blk['fn']}#i{k}")
+        got = body_stores_dead(in_place(list(blk["body"]), subst), target, reads)
+        if got is None:
+            return None
+        verdicts = self.__dict__.setdefault("union_body_verdicts", {})
+        for x in got[0]:
+            verdicts.setdefault(x["sid"], {})[self.call_site(call)] = True
+        return got[1]
 
     def action_site_verdicts(self, call: dict, rest: list) -> list:
         """``[(sid, dead)]`` for the union stores of the actions an action call or a table apply

@@ -56,7 +56,7 @@ def fields_read(ir, lhs, validity: bool = False):
     """The names of ``lhs``'s fields that the initializer ``ir`` reads, or None when it uses the
     header otherwise (``isValid()``, the whole header, a stack element that may be it);
     ``validity``: an ``isValid()`` of the header reads no field (p4c's def-use: its validity only)."""
-    target = header_path(lhs)
+    target = lhs if isinstance(lhs, tuple) else header_path(lhs)   # (or its path already)
     names: set = set()
 
     def walk(x) -> bool:
@@ -79,39 +79,68 @@ def fields_read(ir, lhs, validity: bool = False):
 def _action_stores_dead(call: dict, body, target, reads: set) -> tuple[list, set] | None:
     """A direct call of an action between such a store and the initializer: p4c has inlined it, so
     the stores of its body to ``target``'s fields the initializer does not read (and nothing after
-    them in the body reads) are dead too (fuzz_exprs seed 11101).  Only a body of plain
-    assignments and declarations without calls whose arguments do not use ``target``: the dead
-    stores' field names, and the fields read before them -- None where anything else is there
-    (setValid/setInvalid calls may be there: they read no field)."""
-    if body is None or _mentions(call.get("args"), target):
+    them in the body reads) are dead too (fuzz_exprs seed 11101).  Only where the arguments do
+    not use ``target`` (:func:`body_stores_dead`): the dead stores' field names, and the fields
+    read before them."""
+    if body is None or mentions(call.get("args"), target):
         return None
+    got = body_stores_dead(body, target, reads)
+    return None if got is None else ([_stored_field(x)["f"] for x in got[0]], got[1])
+
+
+def _stored_field(x: dict) -> dict | None:
+    lv = x.get("l") if x["s"] == "assign" else None
+    return None if lv is None else lv["a"] if lv.get("op") == "slice" else lv
+
+
+_QUIET = ("assign", "decl", "setvalid", "if", "switch_value", "block", "empty", "nop")
+
+
+def _quiet(x: dict, target) -> bool:
+    """A statement that does not use ``target`` and cannot leave the body early or reach it
+    unseen (no call, action, table, exit or return in it)."""
+    return not mentions(x, target) and not has_call(x) and \
+        all(d.get("s") in _QUIET and not d.get("siblings") for d in ir_dicts(x) if "s" in d)
+
+
+def body_stores_dead(body, target, reads: set) -> tuple[list, set] | None:
+    """The stores of an inlined ``body`` (an action's, or a sub-control's with its arguments in
+    place) to fields of header ``target`` that no later statement of it nor the initializer after
+    it reads (``reads``): ``(those assignments, the fields read before them)``.  Only a body of
+    plain assignments and declarations without calls (setValid/setInvalid calls may be there:
+    they read no field), and ``if``/``switch`` statements of those that do not use ``target``
+    (fuzz_exprs seed 18152: an empty ``switch``); None where anything else is there."""
     flat = list(_flat_blocks(body))
-    if not all(x.get("s") in ("assign", "decl", "setvalid") and not x.get("siblings") and not has_call(x) for x in flat):
+    if not all(x.get("s") in ("assign", "decl", "setvalid") and not x.get("siblings") and not has_call(x)
+               or _quiet(x, target) for x in flat):
         return None
     dead: list = []
     reads = set(reads)
     for x in reversed(flat):
-        if x["s"] == "setvalid":
+        if x["s"] not in ("assign", "decl"):
             continue   # (a validity change reads no field: fuzz_exprs seed 11101)
-        lv = x.get("l") if x["s"] == "assign" else None
-        base = None if lv is None else lv["a"] if lv.get("op") == "slice" else lv
+        base = _stored_field(x)
         if base is not None and base.get("op") == "field" and isinstance(base.get("base"), dict) \
                 and header_path(base["base"]) == target:
             if base["f"] not in reads:
-                dead.append(base["f"])
+                dead.append(x)
                 continue
-            if _mentions(x["r"], target):
+            if mentions(x["r"], target):
                 used = fields_read({"vals": [x["r"]]}, base["base"])
                 if used is None:
                     return None
                 reads |= used
             continue
-        if _mentions(x, target):
-            return None
+        if mentions(x, target):   # (a read into something else: `hdr.h.b = hdr.h2.b;`, its fields live)
+            val = x.get("init") if x["s"] == "decl" else None if mentions(x["l"], target) else x["r"]
+            if (used := None if val is None else fields_read({"vals": [val]}, target)) is None:
+                return None
+            reads |= used
     return dead, reads
 
 
-def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None, control_body=None) -> list:
+def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None, control_body=None,
+                                 control_stores=None) -> list:
     """p4c's def-use pass takes an initializer that reads its own header (``h = {h.b, 1}``,
     lowered here to setValid + setInvalid, see the assignment) as a definition of every field of
     ``h``, and drops an earlier store to a field the initializer does not read when nothing in
@@ -124,7 +153,9 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
     reads ``h`` too, ``h.c = h.c / 7``: p4c_mutate seed 501; a kept one's reads are then live), and ``if``/``switch`` statements without calls
     (the fields they use are then kept), and a sub-control apply none of whose arguments names
     ``h`` (``control_body``: its body, which then cannot reach ``h``; one that may exit stops
-    it -- fuzz_exprs seed 13424); anything else stops the walk.  ``self_inits``:
+    it -- fuzz_exprs seed 13424) or that passes ``h`` only inside struct arguments p4c uses in
+    place (``control_stores(call, target, reads)``: the inlined body's stores are judged as an
+    action's, the fields read before it or None -- fuzz_exprs seed 18038); anything else stops the walk.  ``self_inits``:
     id of such a lowered setValid -> (it, the names of the fields its initializer reads, or None)."""
     seq = list(_flat_blocks(stmts))
     drop: set = set()
@@ -160,13 +191,17 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
                     prev.setdefault("dead_fields", []).append({"h": st["h"], "f": sorted(set(got2[0]))})
                 reads = got2[1]
                 continue
-            if prev.get("s") in ("call_fn", "eval") and not _mentions(prev, target) or _plain_loop(prev, target) \
+            if prev.get("s") == "apply_control" and control_stores is not None and mentions(prev.get("args"), target):
+                if (reads := control_stores(prev, target, reads)) is None:
+                    break
+                continue
+            if prev.get("s") in ("call_fn", "eval") and not mentions(prev, target) or _plain_loop(prev, target) \
                     or _apart_control(prev, target, control_body):
                 continue   # (a function's arguments are all it reads and writes: fuzz_exprs seed 11101)
             if prev.get("s") not in ("assign", "decl") or prev.get("siblings") or _foreign_call(prev, target):
                 break
             if prev["s"] == "decl":
-                if _mentions(prev, target):
+                if mentions(prev, target) and not _unread_decl(prev, seq[j + 1:]):
                     break
                 continue
             if _dead_local_store(prev, seq, j, drop):
@@ -177,13 +212,13 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
                 if base["f"] not in reads:
                     drop.add(id(prev))   # (what its value reads is then read by nothing: `h.c = h.c / 7`)
                     continue
-                if _mentions(prev["r"], target):   # (kept: the fields its value reads are live before it)
+                if mentions(prev["r"], target):   # (kept: the fields its value reads are live before it)
                     used = fields_read({"vals": [prev["r"]]}, st["h"])
                     if used is None:
                         break
                     reads |= used
                 continue   # (a store to another field the initializer reads stays; the walk goes on)
-            if _mentions(prev, target):
+            if mentions(prev, target):
                 break
     return _without(stmts, drop) if drop else stmts
 
@@ -221,6 +256,15 @@ def _uses_path(ir, root: str, path: str) -> bool:
     return any(_uses_path(v, root, path) for k, v in ir.items() if k != "t")
 
 
+def _unread_decl(st: dict, rest: list) -> bool:
+    """Whether declaration ``st`` has a value without calls and nothing in ``rest`` (what follows
+    it in its scope) uses its local: p4c's front end removed its store as dead, so what its value
+    reads is no read (fuzz_exprs seed 18152: ``bit<2> l7 = (..hdr.opt.e0..)[6:5];`` alone in a
+    switch case)."""
+    return st.get("init") is not None and not has_call(st["init"]) and \
+        not any(_uses_path(d, st["n"], st["n"]) for d in rest)
+
+
 def _dead_local_store(st: dict, seq: list, j: int, drop: set) -> bool:
     """Whether assignment ``st`` (``seq[j]``) stores into a local declared earlier in ``seq`` (a
     field or slice of one too) with a value without calls, and nothing after it in ``seq`` uses
@@ -244,7 +288,7 @@ def _foreign_call(st: dict, target) -> bool:
     function reads and writes nothing else; p4c has inlined it and ordered its effects first, so a
     call in an expression of a statement that does not use ``target`` is no read of it: fuzz_exprs
     seed 11101, ``hdr.stk[tick(meta.ix) >> 1].epad = ..``)."""
-    return has_call(st) and _mentions(st, target)
+    return has_call(st) and mentions(st, target)
 
 
 def _plain_branch(st, target) -> bool:
@@ -267,7 +311,7 @@ def _apart_control(st, target, control_body) -> bool:
     """A sub-control apply whose arguments do not name ``target`` -- its body has no other way to
     the caller's headers -- and whose body (``control_body``) cannot exit: no ``exit``, action
     call, table or apply of its own (p4c has inlined it; its def-use walks through)."""
-    if st.get("s") != "apply_control" or control_body is None or _mentions(st.get("args"), target):
+    if st.get("s") != "apply_control" or control_body is None or mentions(st.get("args"), target):
         return False
     body = control_body(st)
     return body is not None and not any(
@@ -280,7 +324,7 @@ def _plain_loop(st, target) -> bool:
     action call, a table, a union member's siblings, a return): the reference spells it out for
     p4c 1.2.4.8, and its def-use walks through the copies (fuzz_exprs seed 12598: a store to
     ``hdr.opt.epad`` before such a loop and ``hdr.opt = {hdr.opt.e0, ..}`` is dropped)."""
-    return st.get("s") in ("for", "for_in") and not _mentions(st, target) and all(
+    return st.get("s") in ("for", "for_in") and not mentions(st, target) and all(
         d.get("s") in _LOOP_KINDS and not d.get("siblings") for d in ir_dicts(st) if isinstance(d, dict) and "s" in d)
 
 
@@ -306,7 +350,8 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
     out = set(out)
     for body in bodies:
         now, mine, calls = set(live), set(), []
-        for prev in reversed(list(_flat_blocks(body))):
+        flat = list(_flat_blocks(body))
+        for k, prev in reversed(list(enumerate(flat))):
             if id(prev) in drop:
                 continue
             if prev.get("s") == "setvalid" and not prev.get("siblings") and id(prev) not in self_inits:
@@ -321,9 +366,9 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
                 if got is not None and got[0]:
                     calls.append((prev, got[0]))
                 now = None if got is None else got[1]
-            elif prev.get("s") == "decl" and not _mentions(prev, target):
+            elif prev.get("s") == "decl" and (not mentions(prev, target) or _unread_decl(prev, flat[k + 1:])):
                 continue
-            elif prev.get("s") in ("call_fn", "eval") and not _mentions(prev, target) or _plain_loop(prev, target):
+            elif prev.get("s") in ("call_fn", "eval") and not mentions(prev, target) or _plain_loop(prev, target):
                 continue   # (a function's arguments are all it reads and writes: fuzz_exprs seed 11101)
             elif prev.get("s") != "assign" or prev.get("siblings") or _foreign_call(prev, target):
                 now = None
@@ -381,10 +426,10 @@ def _path_parts(p):
         p = p[1]
 
 
-def _mentions(ir, target) -> bool:
+def mentions(ir, target) -> bool:
     """Whether ``ir`` uses the header at ``target`` (or what may alias it, or a struct holding it)."""
     if isinstance(ir, list):
-        return any(_mentions(v, target) for v in ir)
+        return any(mentions(v, target) for v in ir)
     if not isinstance(ir, dict):
         return False
     if ir.get("op") in ("var", "field", "stack_idx"):
@@ -395,11 +440,11 @@ def _mentions(ir, target) -> bool:
             return True
         node = ir   # the path is not the header: only run-time index expressions along it remain
         while isinstance(node, dict) and node.get("op") in ("field", "stack_idx"):
-            if node.get("op") == "stack_idx" and _mentions(node["i"], target):
+            if node.get("op") == "stack_idx" and mentions(node["i"], target):
                 return True
             node = node.get("base") or node.get("st")
         return False
-    return any(_mentions(v, target) for k, v in ir.items() if k != "t")
+    return any(mentions(v, target) for k, v in ir.items() if k != "t")
 
 
 def related(p, target) -> bool:
@@ -462,11 +507,11 @@ def reads_header(ir, lhs) -> bool:
             elif v.get("op") == "bin" and v["o"] == "-" and _const(v["a"]) == 0 and v["t"][0] in ("bit", "int"):
                 v = v["b"]   # `0 - x` is `-x`, a unary operator
             elif v.get("op") == "bin" and v["o"] in ("&", "|") and not has_method_call(v) \
-                    and same_ir(_folded(v["a"]), _folded(v["b"])):
+                    and same_ir(folded(v["a"]), folded(v["b"])):
                 v = v["a"]   # `x & x`, `x | x` are x
             elif v.get("op") == "cond" and _const(v["c"]) is not None:
                 v = v["a"] if _const(v["c"]) else v["b"]   # (and its constant folding: `true ? x : y` is x)
-            elif v.get("op") == "cond" and not has_method_call(v) and same_ir(_folded(v["a"]), _folded(v["b"])):
+            elif v.get("op") == "cond" and not has_method_call(v) and same_ir(folded(v["a"]), folded(v["b"])):
                 v = v["a"]   # `c ? x : x` is x (fuzz_exprs seed 2881), not where c calls `isValid()` (seed 1025)
             else:
                 return v.get("op") == "cond", v
@@ -478,16 +523,16 @@ def reads_header(ir, lhs) -> bool:
     return any(walk(r) for h, r in map(hoisted, ir.get("vals", [])) if not h)
 
 
-def _folded(x):
+def folded(x):
     """``x`` as p4c compares it with another expression in its strength reduction: bottom up,
     every ``?:`` on a constant condition (``true ? a : b``) is its arm (constant folding), one whose
     arms are the same (``c ? a : a``, no method call in it) is that arm, and every binary operation
     is :func:`reduced` (``h.f + 0`` is ``h.f``)."""
     if isinstance(x, list):
-        return [_folded(v) for v in x]
+        return [folded(v) for v in x]
     if not isinstance(x, dict):
         return x
-    x = {k: (v if k == "t" else _folded(v)) for k, v in x.items()}
+    x = {k: (v if k == "t" else folded(v)) for k, v in x.items()}
     while x.get("op") == "cond":
         if _const(x["c"]) is not None:
             x = x["a"] if _const(x["c"]) else x["b"]

@@ -212,10 +212,11 @@ class StatementGen:
                 # see the right-hand side's side effects.  Python's `a[i].f = rhs` would run
                 # the index's call after the right-hand side.
                 lv = self.hoist_indexes(ind, lv)
-            if s.get("dead_key") is not None and s.get("siblings"):
-                # a union store in a sub-control body that p4c's def-use drops where this
-                # call's caller overwrites it (union_defuse.settle_body_stores): not made
-                # there (a call in the right-hand side still runs), no sibling goes invalid
+            if s.get("dead_key") is not None:
+                # a store in a sub-control body that p4c's def-use drops where this call's caller
+                # overwrites it (union_defuse.settle_body_stores: a union member's, or one a
+                # self-reading header initializer makes dead, header_init.drop_stores_before_self_init):
+                # not made there (a call in the right-hand side still runs), no sibling goes invalid
                 self.emit(ind, f"if getattr(L, '_dead{s['dead_key']}', False):")
                 self.emit(ind + 1, self.x(s["r"]) if holds_call(s["r"]) else "pass")
                 self.emit(ind, "else:")
