@@ -15,6 +15,7 @@ from .checks import check_generic_operands
 from .checks_decls import check_pkginfo
 from .lexer import NON_TYPE_KEYWORDS
 from .table_successors import check_single_apply, check_table_successors, midend_kept_tables
+from .key_copies import propagate_key_copies
 from .switch_cases import drop_unvisited_locals
 
 
@@ -369,6 +370,8 @@ class BlockRules:
         self.settle_match_kind_stores(locals_ + body)   # (first: the divisions of stores p4c drops go)
         self.check_control_constants(locals_, body)
         self.settle_unbound_calls(body)
+        roots = {p["py"] for p in params}
+        propagate_key_copies(body, self.tables, lambda p: p.startswith("L.") or p.split(".")[0] in roots)
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
 

@@ -12,11 +12,13 @@ reject is refused.
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 from .ast import Node, annotation
 from .elab_common import BOOL, E, expr_text, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, unsigned_value, untagged
 from .header_init import header_path, related
 from .parser_defuse import drop_dead_parser_stores
+from .predication import dismantle_muxes
 from .union_copies import propagate_union_copies
 
 # p4c's BMv2 backend on `transition reject` (BMv2 ends parsing there like accept, with the error set)
@@ -84,6 +86,9 @@ class ParserRules:
             for st in s.stmts:
                 body.extend(self.stmt(st, sscope))
             self.ctx["in_block"] = False
+            # p4c's SideEffectOrdering: each `?:` an `if` assigning a temporary, which the models
+            # below (def-use, stack copies) and the runtime then see as p4c's front end leaves it
+            body = dismantle_muxes(body, self.__dict__.setdefault("parser_muxes", SimpleNamespace(fresh=0)))
             tr = s.transition
             if tr.kind == "direct":
                 if tr.to in names and tr.to in sscope.declared:

@@ -28,6 +28,7 @@ _SCALARS = ("bit", "int", "bool")
 _PURE = {"const", "cast", "field", "var", "bin", "un", "slice", "cond", "isvalid", "uvalid",
          "stack_lastindex", "stack_last", "tuple_idx", "list", "mk", "sinit"}
 _ENDS = ("accept", "reject")
+MUX_TMP = "_mux_tmp"   # (predication.dismantle_muxes' temporaries)
 
 
 def _path(ir):
@@ -114,27 +115,88 @@ def store_live(states: dict, name: str, start: int, lv, roots: set) -> bool:
     return target is None or _live(states, name, start, target, set(), ends_read=target[0] in roots)
 
 
+def _flat(body: list):
+    for s in body:
+        if s.get("s") == "block":
+            yield from _flat(s["body"])
+        else:
+            yield s
+
+
+def p4c_states(states: dict) -> dict:
+    """``states`` as p4c's def-use sees them: each ``if`` of a state's body made states -- p4c
+    turns a parser ``if`` into a ``select`` on its condition and ``_true``/``_false``/``_join``
+    states before its def-use (a ``?:`` is such an ``if`` already: elab_parsers dismantles it as
+    SideEffectOrdering does) -- and blocks flattened.  The statements are ``states``' own (the
+    same dicts); the new states are named by tuples, no state's name."""
+    out: dict = {}
+
+    def split(name, body: list, tr: dict) -> None:
+        cur: list = []
+        for s in _flat(body):
+            if s.get("s") != "if":
+                cur.append(s)
+                continue
+            t, f, j = ((name, len(out), k) for k in ("true", "false", "join"))
+            out[name] = {"body": cur, "transition": {"kind": "select", "keys": [s["c"]], "cases": [
+                {"keysets": [{"k": "value", "v": 1}], "to": t}, {"keysets": [{"k": "default"}], "to": f}]}}
+            for n, b in ((t, s["then"]), (f, s.get("else"))):
+                split(n, b or [], {"kind": "direct", "to": j})
+            name, cur = j, []
+        out[name] = {"body": cur, "transition": tr}
+
+    for name, st in states.items():
+        split(name, st["body"], st["transition"])
+    return out
+
+
+def _rebuilt(body: list, gone: set, renewed: dict) -> list:
+    out = []
+    for s in body:
+        if id(s) in gone:
+            continue
+        k = s.get("s")
+        if k == "if":
+            s = dict(s, then=_rebuilt(s["then"] or [], gone, renewed),
+                     **{"else": _rebuilt(s["else"], gone, renewed) if s.get("else") else s.get("else")})
+        elif k == "block":
+            s = dict(s, body=_rebuilt(s["body"], gone, renewed))
+        out.append(renewed.get(id(s), s))
+    return out
+
+
 def drop_dead_parser_stores(states: dict, params: list) -> None:
     """Remove the stores p4c's def-use drops (see the module docstring) from ``states``, in rounds
     as p4c repeats it: a store only a dropped one read goes next (``m = 5; m = m + 1; verify(..);
     m = 7;``: both, BMv2 sends m's initial 0 where the verify fails -- fuzz_mutants seed 605), with
-    the initial value of a local declared in a state whose only readers were dropped."""
+    the initial value of a local declared in a state whose only readers were dropped.  Judged on
+    :func:`p4c_states`: a store in an ``if``'s branch goes as one outside it does (fuzz_mutants
+    ``--kinds mux_expr`` seed 251), and so does a store into a ``?:``'s temporary no one reads
+    (what only its arms read goes next; its condition stays, read by the ``select``)."""
     roots = {p["py"] for p in params
              if p["t"][0] != "extern" and p["t"] != ["struct", "standard_metadata_t"]}
+    view = p4c_states(states)
+    gone: set = set()
+    renewed: dict = {}
     dropped = True
     while dropped:
         dropped = False
-        for name, st in states.items():
+        for name, st in view.items():
             keep = []
             for i, s in enumerate(st["body"]):
                 target = _path(s["l"]) if s.get("s") == "assign" else None
-                if (target is not None and target[0] in roots and (s["l"]["t"][0] in _SCALARS or s.get("siblings"))
-                        and _pure(s["r"]) and not _live(states, name, i + 1, target, set())):
+                if (target is not None and (target[0] in roots or target[0].startswith(MUX_TMP))
+                        and (s["l"]["t"][0] in _SCALARS or s.get("siblings")) and _pure(s["r"])
+                        and not _live(view, name, i + 1, target, set(), ends_read=target[0] in roots)):
                     dropped = True
+                    gone.add(id(s))
                     continue
                 if s.get("s") == "decl" and s.get("init") is not None and s["t"][0] in _SCALARS and \
-                        _pure(s["init"]) and not _live(states, name, i + 1, (s["n"],), set(), ends_read=False):
-                    s = dict(s, init=None)
+                        _pure(s["init"]) and not _live(view, name, i + 1, (s["n"],), set(), ends_read=False):
+                    renewed[id(s)] = s = dict(s, init=None)
                     dropped = True
                 keep.append(s)
             st["body"] = keep
+    if gone or renewed:
+        for st in states.values():
+            st["body"] = _rebuilt(st["body"], gone, renewed)
