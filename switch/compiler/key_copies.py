@@ -44,10 +44,21 @@ def _value(r, copies: dict):
     return copies.get(p, r) if p in copies else r
 
 
-def _kill(copies: dict, st: dict) -> None:
+def _kill(copies: dict, st) -> None:
     for t in [t for t, v in copies.items()
               if may_write(st, t) or isinstance(v, dict) and may_write(st, _path_of(v))]:
         del copies[t]
+
+
+def _applied(table: str, copies: dict, seen: dict, bodies) -> dict:
+    """The copies after an apply of ``table``: what none of its actions may write."""
+    seen.setdefault(table, []).append(dict(copies))
+    copies = dict(copies)
+    for body in bodies(table):
+        if body is None:
+            return {}
+        _kill(copies, {"s": "block", "body": body})
+    return copies
 
 
 def _join(outs: list) -> dict:
@@ -55,33 +66,32 @@ def _join(outs: list) -> dict:
     return {t: v for t, v in first.items() if all(t in o and o[t] == v for o in rest)}
 
 
-def _walk(body: list, copies: dict, seen: dict) -> dict:
+def _walk(body: list, copies: dict, seen: dict, bodies) -> dict:
     for st in body:
-        copies = _step(st, copies, seen)
+        copies = _step(st, copies, seen, bodies)
     return copies
 
 
-def _step(st: dict, copies: dict, seen: dict) -> dict:
+def _step(st: dict, copies: dict, seen: dict, bodies) -> dict:
     k = st.get("s")
     if k == "block":
-        return _walk(st["body"], copies, seen)
+        return _walk(st["body"], copies, seen, bodies)
     if k == "apply":
-        seen.setdefault(st["table"], []).append(dict(copies))
-        return {}
+        return _applied(st["table"], copies, seen, bodies)
     if k == "if":
-        if any(d.get("op") == "table_hit" for d in _dicts(st["c"])):
-            for d in _dicts(st["c"]):
-                if d.get("op") == "table_hit":
-                    seen.setdefault(d["table"], []).append(dict(copies))
-            copies = {}
-        _kill(copies, {"s": "nop", "c": st["c"]})
-        return _join([_walk(st["then"] or [], dict(copies), seen), _walk(st.get("else") or [], dict(copies), seen)])
+        hits = [d["table"] for d in _dicts(st["c"]) if d.get("op") == "table_hit"]
+        for q in hits:
+            copies = _applied(q, copies, seen, bodies)
+        if not hits:
+            copies = dict(copies)
+            _kill(copies, {"s": "nop", "c": st["c"]})
+        return _join([_walk(st["then"] or [], dict(copies), seen, bodies),
+                      _walk(st.get("else") or [], dict(copies), seen, bodies)])
     if k in ("switch_action", "switch_value"):
         if k == "switch_action":
-            seen.setdefault(st["table"], []).append(dict(copies))
-            copies = {}
+            copies = _applied(st["table"], copies, seen, bodies)
         cases = st.get("cases") or []
-        outs = [_walk(c.get("body") or [], dict(copies), seen) for c in cases]
+        outs = [_walk(c.get("body") or [], dict(copies), seen, bodies) for c in cases]
         return _join(outs + [copies]) if outs else copies
     for d in _dicts(st):   # (a table applied elsewhere in it: not followed)
         if d.get("s") in ("apply", "switch_action") or d.get("op") == "table_hit":
@@ -107,12 +117,15 @@ def _dicts(x):
             yield from _dicts(v)
 
 
-def propagate_key_copies(body: list, tables: dict, reachable) -> None:
-    """Rewrite the keys of the tables ``body`` applies once (see the module docstring);
-    ``reachable(path)``: whether a table apply can read that path (a parameter's, a control
-    local's)."""
+def propagate_key_copies(body: list, tables: dict, actions: dict, reachable) -> None:
+    """Rewrite the keys of the tables ``body`` applies once (see the module docstring; ``tables``,
+    ``actions``: the program's records by name); ``reachable(path)``: whether a table apply can
+    read that path (a parameter's, a control local's)."""
+    def bodies(q: str) -> list:
+        return [(actions.get(a["name"]) or {}).get("body") for a in (tables.get(q) or {}).get("actions") or ()] \
+            if q in tables else [None]
     seen: dict = {}
-    _walk(body, {}, seen)
+    _walk(body, {}, seen, bodies)
     for name, snaps in seen.items():
         t = tables.get(name)
         if t is None or len(snaps) != 1 or snaps[0] is None:

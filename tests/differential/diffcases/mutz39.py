@@ -5,6 +5,7 @@ from controller.entities import Entry
 
 from .base import H, PAYLOAD, VALUES, case, eth, hdr, program
 from .fuzz_fuzzp import SUB_REJECT_REPORT
+from .fuzz_fuzzt import ACT
 from .lead42 import _SUB
 from .mutz29 import _COPY_PARSER
 
@@ -80,7 +81,10 @@ CASES += [
 # checkmate-switch read the invalid header's field as 0.
 _KEY_TBL = """
     action c(bit<16> v) { hdr.h.c = v; }
+    action w() { hdr.h2.d = 0x66; }
     table t2 { key = { hdr.h2.d: range; hdr.h2.c: lpm; } actions = { c; NoAction; } }
+    table t { actions = { s; NoAction; } default_action = s(4); }
+    table tw { actions = { w; NoAction; } default_action = w(); }
 """
 _KEY = {
     "conditional_expression": "hdr.h2.d = (hdr.h2.d != 1) ? (((0x55555555) != 2) ? (0x55555555) : hdr.h2.d) : hdr.h2.d;",
@@ -89,10 +93,14 @@ _KEY = {
     "local_of_a_field": "bit<32> v = hdr.h.d; hdr.h2.d = v;",
     "computed_local": "bit<32> v = hdr.h.d + 1; hdr.h2.d = v;",
     "constant": "hdr.h2.d = 0x55555555;",
+    "past_a_table_not_writing_it": "hdr.h2.d = (hdr.h2.d != 1) ? 32w0x55555555 : hdr.h2.d; t.apply();",
+    "past_a_table_writing_it": "hdr.h2.d = (hdr.h2.d != 1) ? 32w0x55555555 : hdr.h2.d; tw.apply();",
+    "in_an_if_after_it": "hdr.h2.d = hdr.h.d; if (hdr.h.a != 0x10) {",
 }
 CASES += [
     case(f"mutz39_whole_field_table_key_read_as_the_copy_propagated_into_it_{name}", CAT, program(
-        f"        hdr.h2.c = 0x4444; {body}\n        t2.apply();\n", ingress_decls=_KEY_TBL),
+        f"        hdr.h2.c = 0x4444; {body}\n        t2.apply();{' }' * body.endswith('{')}\n",
+        ingress_decls=ACT + _KEY_TBL),
         frames=VALUES + [(1, H(0xee, 1) + bytes(8))],
         entries=[Entry("I.t2", {"hdr.h2.d": (0, 0), "hdr.h2.c": (0, 16)}, "I.c", {"v": 3}, 1),
                  Entry("I.t2", {"hdr.h2.d": (1, 0x7fffffff)}, "I.c", {"v": 4}, 2),
