@@ -134,3 +134,18 @@ _UNV_RET = "bit<8> v = 4; if (hdr.h.c == 0x1111) { v = 2; } meta.m8 = 3; " \
 CASES.append(case("mutz39_local_store_past_a_single_case_switch_whose_case_returns", CAT,
                   program("        " + _UNV_RET + "\n"),
                   frames=[(1, H(a, b, c, 0x22222222)) for a in (5, 6) for b in (9, 1) for c in (0x1111, 0x1112)]))
+
+# fuzz_mutants --kinds mux_expr seed 638 (on fuzz23_single_case_switch_copy_reading_itself_through_an_
+# earlier_value): a `?:` under `~` or a cast in a single-case switch's case is dismantled through them
+# too, so the mid end copies `~tmp` / `(bit<16>)tmp` past the switch -- 0xff / 0 where the case did not
+# run (BMv2).  checkmate-p4c took only a `?:` at the top for p4c's temporary (mutz38's seeds 125, 196).
+_MI = {"under_a_complement": "switch (hdr.h.a) { 5: { meta.m8 = ~((hdr.h.b == 9) ? 8w7 : hdr.h.b); } } "
+                             "hdr.h.d = (bit<32>)meta.m8;",
+       "under_a_cast": "switch (hdr.h.a) { 5: { meta.m16 = (bit<16>)((hdr.h.b == 9) ? 8w7 : hdr.h.b); } } "
+                       "hdr.h.c = meta.m16 + 1;"}
+CASES += [
+    case(f"mutz39_conditional_expression_in_a_single_case_switch_copied_as_its_temporary_{name}", CAT,
+         program("        meta.m8 = 3; meta.m16 = 3; " + body + "\n"),
+         frames=[(1, H(a, b, 0x1111, 0x22222222)) for a in (5, 6) for b in (9, 1)])
+    for name, body in _MI.items()
+]
