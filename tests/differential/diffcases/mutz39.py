@@ -149,3 +149,16 @@ CASES += [
          frames=[(1, H(a, b, 0x1111, 0x22222222)) for a in (5, 6) for b in (9, 1)])
     for name, body in _MI.items()
 ]
+
+# fuzz_mutants --kinds mux_expr seed 1187 (on errs13_enum_header_field_read_as_enum): a `?:` whose arms are
+# a serializable enum's value and a header field declared of that enum is of the enum for p4c (the field
+# is a value of it); checkmate-p4c held the field arm as its bits and refused the program.
+_E1H = "enum bit<8> E1 { e1 = 0, e2 = 1, e3 = 2 }\nheader eh_t { E1 v; }\n"
+CASES += [
+    case(f"mutz39_conditional_expression_of_an_enum_and_a_header_field_declared_of_it_{name}", CAT, program(
+        f"        hdr.eh.setValid(); hdr.eh.v = E1.e3;\n        hdr.eh.v = {mux};\n        hdr.h.b = (bit<8>)hdr.eh.v;",
+        headers=_E1H, fields="    eh_t eh;\n",
+        deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.eh);"))
+    for name, mux in [("field_second", "(((E1)hdr.h.a) == hdr.eh.v) ? ((E1)hdr.h.a) : hdr.eh.v"),
+                      ("field_first", "(hdr.h.a == 1) ? hdr.eh.v : E1.e2")]
+]
