@@ -5,7 +5,8 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator` (split from ``elab_bloc
 parameters, locals, states with their statements and transitions; ``keyset`` checks one
 `select` case against the key types; a ``value_set<T>`` lists its P4Runtime match fields.
 Unreachable states' value sets are marked unused (p4c drops them), stores p4c's def-use
-drops are dropped (:mod:`.parser_defuse`), header-union copies are p4c's (:mod:`.union_copies`,
+drops are dropped (:mod:`.parser_defuse`; each ``?:`` first made the ``if`` on a temporary p4c's
+SideEffectOrdering makes of it, ``predication.dismantle_muxes``), header-union copies are p4c's (:mod:`.union_copies`,
 over the states p4c merges), and a parser that can reach neither accept nor
 reject is refused.
 """

@@ -16,9 +16,9 @@ from it assigns that same path again before anything might read it.  It errs tow
 anything that names the path, a part of it or a struct/header it is in counts as a read (an
 ``extract`` of the header, a sub-parser argument, a select key), as do a select without a
 default case (it may reject; a tuple of don't-cares, ``(_, _)``, is no default case for p4c's
-front end, only ``default`` or a lone ``_`` is: fuzz_parsers seed 4803) and an assignment under
-an ``if``; p4c, which knows an extract
-writes the whole header, drops a few more.  ``standard_metadata`` is left alone (a parser error
+front end, only ``default`` or a lone ``_`` is: fuzz_parsers seed 4803); an ``if`` is judged as the
+states p4c makes of it (:func:`p4c_states`), its condition a ``select`` key and an assignment in a
+branch one of its state; p4c, which knows an extract writes the whole header, drops a few more.  ``standard_metadata`` is left alone (a parser error
 writes ``parser_error``).  Nothing here imports the elaborator.
 """
 from __future__ import annotations
