@@ -68,7 +68,8 @@ _STALE_MUX = {
 }
 CASES += [
     case(f"mutz39_parser_conditional_expression_store_copied_as_its_temporary_{name}", CAT, program(
-        "", fields="    h_t[3] s;\n", parser=_COPY_PARSER.replace("hdr.s[0].d = hdr.h.d + 1;", mux),
+        "", fields="    h_t[3] s;\n", parser=_COPY_PARSER.replace("hdr.s[0].d = hdr.h.d + 1;", mux)
+        .replace("(bit<16>)hdr.s[1].b;", "16w3;"),   # (s[1] not extracted yet: BMv2's pooled PHV)
         deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
         frames=[(1, H(1, 2, 3, 4) + bytes(range(40))), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes(range(100, 140)))])
     for name, mux in _STALE_MUX.items()
@@ -161,4 +162,23 @@ CASES += [
         deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.eh);"))
     for name, mux in [("field_second", "(((E1)hdr.h.a) == hdr.eh.v) ? ((E1)hdr.h.a) : hdr.eh.v"),
                       ("field_first", "(hdr.h.a == 1) ? hdr.eh.v : E1.e2")]
+]
+
+# fuzz_mutants --kinds mux_expr seed 1242 (on mutz32_parser_store_read_only_by_a_dropped_store_dropped_too_
+# plus_one): p4c's first def-use drops `m32 = tmp_0` of the second `?:` (overwritten past the verify)
+# and then tmp_0's stores, emptying its `if`, which SimplifyControlFlow removes before
+# RemoveParserControlFlow; the second def-use then drops `m32 = tmp` (only that `if`'s condition read
+# it) -- but not `m32 = 5`, read by the first `?:`'s `if`, which had become a `select` by then
+# (BMv2: 5 where the verify fails).  checkmate-p4c kept `m32 = tmp` (6).
+_TWO = {"two_conditional_expressions": "meta.m32 = (meta.m32 < 8) ? (meta.m32 + 1) : meta.m32; "
+                                       "meta.m32 = (meta.m32 == 1) ? meta.m32 + 1 : meta.m32;",
+        "one_conditional_expression": "meta.m32 = meta.m32 + 1; meta.m32 = (meta.m32 == 1) ? meta.m32 + 1 : meta.m32;"}
+CASES += [
+    case(f"mutz39_parser_store_read_only_by_an_emptied_conditional_expression_dropped_{name}", CAT, program(
+        "        hdr.h.d = meta.m32;\n        hdr.h.c = meta.m16;\n"
+        "        if (sm.parser_error != error.NoError) { hdr.h.b = 0xee; }\n", parser=f"""
+    state start {{ pkt.extract(hdr.eth); pkt.extract(hdr.h); meta.m32 = 5; {second} verify(hdr.h.a != 1, error.NoMatch);
+                  meta.m16 = 9; pkt.extract(hdr.h2); meta.m32 = 7; meta.m16 = 4; transition accept; }}"""),
+        frames=[(1, H(1)), (1, H(2, payload=b"\x01\x02")), (1, H(2))])
+    for name, second in _TWO.items()
 ]
