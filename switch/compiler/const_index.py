@@ -664,6 +664,16 @@ class ConstIndexRules(SubDivisionRules):
             for x in st["body"]:     # propagation -- its copies flow through; mutz36, seed 2471)
                 self._walk_stmt(x, env, depth)
             return
+        if st.get("s") == "if":   # (p4c makes it a `select` and states of their own -- its propagation
+            self._check_indexes(st["c"], env)   # starts each afresh: `s[0].a = 7; if (..) {..} m = s[0].a / 3;`
+            if self.__dict__.get("parser_stale"):   # is p4c's error, fuzz_mutants --kinds mux_expr seed 656)
+                stale_reads(st["c"], env, self.__dict__.get("stale_votes"))
+            for branch in (st["then"] or [], st.get("else") or []):
+                inner: dict = {}
+                for x in branch:
+                    self._walk_stmt(x, inner, depth)
+            env.clear()
+            return
         blk = next((b for b in getattr(self, "subparsers", []) if b.get("fn") == st.get("fn")), None) \
             if st.get("s") == "apply_parser" and depth <= 16 else None
         if blk is None:

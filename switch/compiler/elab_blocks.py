@@ -15,6 +15,7 @@ from .checks import check_generic_operands
 from .checks_decls import check_pkginfo
 from .lexer import NON_TYPE_KEYWORDS
 from .table_successors import check_single_apply, check_table_successors, midend_kept_tables
+from .key_copies import propagate_key_copies
 from .switch_cases import drop_unvisited_locals
 
 
@@ -370,6 +371,8 @@ class BlockRules:
         self.refuse_metadata_local_copies(locals_ + body)
         self.check_control_constants(locals_, body)
         self.settle_unbound_calls(body)
+        roots = {p["py"] for p in params}
+        propagate_key_copies(body, self.tables, self.actions, lambda p: p.startswith("L.") or p.split(".")[0] in roots)
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
 

@@ -188,6 +188,16 @@ class CastRules:
             return self.field_enums.get((ir["base"]["t"][1], ir["f"]))
         return None
 
+    def enum_arms(self, a, at, b, bt) -> tuple:
+        """The types of a ``?:``'s arms where one is a serializable enum and the other a header or
+        struct field declared of it (held as its bits): both that enum, as p4c types them (fuzz_mutants
+        ``--kinds mux_expr`` seed 1187: ``h.v = ((E1)h.a == h.v) ? (E1)h.a : h.v``)."""
+        if at != bt and at[0] == "serenum" and self.enum_of(b, bt) == at[1] and bt == at[2]:
+            return at, at
+        if at != bt and bt[0] == "serenum" and self.enum_of(a, at) == bt[1] and at == bt[2]:
+            return bt, bt
+        return at, bt
+
     def entry_arg_serializable(self, arg: Node, p: dict, what: str) -> None:
         """An argument of a const entry's action that p4c's P4Runtime serializer cannot write (it
         accepts the program without P4Runtime output, and dies or errs writing the P4Info):

@@ -364,10 +364,9 @@ class ExpressionRules:
                 a, at = self.coerce((a, at), bt, n.a.loc), bt
             elif bt == INTLIT and at != INTLIT:
                 b, bt = self.coerce((b, bt), at, n.b.loc), at
-            elif bt[0] == "list" and at[0] in ("struct", "header"):
-                # p4c types a list in the else arm as the then arm (not the other way round, nor
-                # a named initializer: "could not infer a type")
-                b, bt = self.coerce((b, bt), at, n.b.loc), at
+            elif bt[0] == "list" and at[0] in ("struct", "header"):   # (p4c types a list in the else arm as
+                b, bt = self.coerce((b, bt), at, n.b.loc), at   # the then arm; not a named initializer)
+            at, bt = self.enum_arms(a, at, b, bt)
             if at != bt:
                 raise E(n.loc, f"?: branches have types {tstr(at)} and {tstr(bt)}")
             if at == INTLIT:

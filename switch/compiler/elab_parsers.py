@@ -5,18 +5,21 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator` (split from ``elab_bloc
 parameters, locals, states with their statements and transitions; ``keyset`` checks one
 `select` case against the key types; a ``value_set<T>`` lists its P4Runtime match fields.
 Unreachable states' value sets are marked unused (p4c drops them), stores p4c's def-use
-drops are dropped (:mod:`.parser_defuse`), header-union copies are p4c's (:mod:`.union_copies`,
+drops are dropped (:mod:`.parser_defuse`; each ``?:`` first made the ``if`` on a temporary p4c's
+SideEffectOrdering makes of it, ``predication.dismantle_muxes``), header-union copies are p4c's (:mod:`.union_copies`,
 over the states p4c merges), and a parser that can reach neither accept nor
 reject is refused.
 """
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 from .ast import Node, annotation
 from .elab_common import BOOL, E, expr_text, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, unsigned_value, untagged
 from .header_init import header_path, related
-from .parser_defuse import drop_dead_parser_stores
+from .parser_defuse import drop_dead_parser_stores, may_reject
+from .predication import dismantle_muxes
 from .union_copies import propagate_union_copies
 
 # p4c's BMv2 backend on `transition reject` (BMv2 ends parsing there like accept, with the error set)
@@ -84,6 +87,9 @@ class ParserRules:
             for st in s.stmts:
                 body.extend(self.stmt(st, sscope))
             self.ctx["in_block"] = False
+            # p4c's SideEffectOrdering: each `?:` an `if` assigning a temporary, which the models
+            # below (def-use, stack copies) and the runtime then see as p4c's front end leaves it
+            body = dismantle_muxes(body, self.__dict__.setdefault("parser_muxes", SimpleNamespace(fresh=0)))
             tr = s.transition
             if tr.kind == "direct":
                 if tr.to in names and tr.to in sscope.declared:
@@ -170,12 +176,17 @@ class ParserRules:
         if err is not None:
             self.raise_deferred(err)
         _mark_temporaries(states)
-        drop_dead_parser_stores(states, params)   # as p4c's def-use (observable on a parser error)
+        drop_dead_parser_stores(states, params, self.sub_parser_rejects)   # as p4c's def-use (seen on a parser error)
         _drop_unreachable_value_sets(states, getattr(self, "value_sets", []))
         if not _reaches_an_end(states):
             raise E(p.loc, f"parser {p.name} never reaches the accept or reject state")
         out = {"name": prefix or p.name, "params": params, "locals": locals_, "states": states}
         return out
+
+    def sub_parser_rejects(self, fn: str, depth: int = 0) -> bool:
+        """Whether the sub-parser called as ``fn`` may reject (parser_defuse.may_reject; unknown: yes)."""
+        blk = next((b for b in getattr(self, "subparsers", []) if b.get("fn") == fn), None)
+        return blk is None or depth > 16 or may_reject(blk["states"], lambda f: self.sub_parser_rejects(f, depth + 1))
 
     def zero_width_keys(self, exprs: list, keys: list) -> None:
         """A bit<0> component of a ``select`` p4c does not fold (``select(x, 0w0)``): p4c's BMv2

@@ -114,7 +114,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
                                           and not self.ctx.get("in_action")))
         left: dict = {}
         if root and self.ctx.get("kind") == "control" and not self.ctx.get("in_action"):
-            out = drop_unvisited_locals(out, lcp=False)   # (p4c's front end, before the mid end's copies)
+            out = drop_unvisited_locals(out, lcp=False, actions=self.actions, tables=self.tables,
+                                        prefix=self.ctx.get("block") or "")   # (p4c's front end, before the mid end's copies)
         drop_self_reading_copies(out, self.inlined_for_copies)
         before, out = out, propagate_copies(out, left, self.inlined_for_copies)
         self.follow_rebuilt_divisions(before, out)   # (const_index: the divisions pending keep their IR)

@@ -1,12 +1,17 @@
 """Two things a ``switch`` on a value leaves for p4c 1.2.4.8 that are no copies
 (:mod:`.switch_copies` has those): which actions a constant switch's dropped cases leave unused
 (:func:`unused_by_dead_cases`), and the locals whose stores p4c drops after a single-case switch
-whose case exits (:func:`drop_unvisited_locals`).  Split out of :mod:`.switch_copies`.
+whose case exits (:func:`drop_unvisited_locals`; in the front end's view a case that returns too,
+and then the locals of an action only that flow calls: :func:`drop_unvisited_action_locals`).
+Split out of :mod:`.switch_copies`.
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from .elab_common import ir_dicts
 from .header_init import has_method_call
+from .predication import dismantle_muxes
 
 
 def unused_by_dead_cases(actions: dict, cases: list, v) -> dict:
@@ -33,7 +38,8 @@ def _var_reads(x, out: set) -> set:
     return out
 
 
-def drop_unvisited_locals(body: list, lcp: bool = True) -> list:
+def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = None, tables: dict | None = None,
+                          prefix: str = "") -> list:
     """After a single-case switch whose case ends in ``exit`` p4c 1.2.4.8's LocalCopyPropagation
     takes the flow as unreachable (nothing to merge with the case's) and does not visit what
     follows up to the next join (the end of an ``if`` or ``switch`` around it): reads there do not
@@ -49,7 +55,10 @@ def drop_unvisited_locals(body: list, lcp: bool = True) -> list:
     (fuzz_mutants seed 2915, helper mutz38: ``bit<8> v = 4; switch (x) { 5: { m = v + 1; exit; } }
     v = 7; h.b = v;`` sends 4 on BMv2 -- v, read in the case, is live, and the case's copy
     ``m = v + 1`` that the mid end then propagates past the switch reads 4 too).  Without ``lcp``
-    only those go: the front end's drop, made before the copies are propagated (elab_statements)."""
+    only those go: the front end's drop, made before the copies are propagated (elab_statements);
+    for the front end (before RemoveReturns) a case that returns ends the flow too, and with
+    ``actions``/``tables`` (the program's records; ``prefix``: the control's actions' prefix) the
+    actions only that flow calls lose their locals' stores (:func:`drop_unvisited_action_locals`)."""
     live: set = set()
     unvisited: list = []
     last_read: dict = {}   # local -> the position (walk order) of its last visited read
@@ -83,7 +92,8 @@ def drop_unvisited_locals(body: list, lcp: bool = True) -> list:
                 ends = [walk(c["body"], visited) for c in st["cases"]]
                 single = len(st["cases"]) == 1 and len(st["cases"][0]["labels"]) == 1 and \
                     st["cases"][0]["labels"] != ["default"]
-                visited = False if (single and st.get("exits")) else (any(ends) or visited)
+                ends_flow = st.get("exits") or not lcp and st.get("returns")
+                visited = False if (single and ends_flow) else (any(ends) or visited)
             elif visited:
                 if k == "assign" and st["l"].get("op") == "var":
                     reads(st["r"], pos)
@@ -95,6 +105,8 @@ def drop_unvisited_locals(body: list, lcp: bool = True) -> list:
     walk(body, True)
     if not unvisited:
         return body
+    if actions is not None and tables is not None:
+        drop_unvisited_action_locals(body, unvisited, actions, tables, prefix)
     decls = {d["n"] for d in ir_dicts(body) if d.get("s") == "decl" and not str(d.get("n", "")).startswith("L.")}
     gone = {id(st) for pos, st in late if st["l"]["n"] in decls and last_read.get(st["l"]["n"], -1) < pos}
     read_anywhere = _var_reads(unvisited, set())
@@ -122,3 +134,60 @@ def drop_unvisited_locals(body: list, lcp: bool = True) -> list:
             out.append(st)
         return out
     return strip(body)
+
+
+def _called(d: dict, tables: dict) -> list:
+    if d.get("s") == "call_action":
+        return [d["action"]]
+    if d.get("s") in ("apply", "switch_action") or d.get("op") == "table_hit":
+        return [a["name"] for a in (tables.get(d.get("table")) or {}).get("actions") or ()]
+    return []
+
+
+def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tables: dict, prefix: str) -> None:
+    """The actions of this control that only the flow p4c's front-end SimplifyDefUse does not visit
+    calls (``unvisited``: its statements, see :func:`drop_unvisited_locals`) lose every store to
+    their locals -- control locals after MoveDeclarations, whose reads there use no store -- and
+    each of their ``?:`` is the temporary p4c's SideEffectOrdering made of it
+    (``predication.dismantle_muxes``), unassigned: BMv2 reads them as 0 (fuzz_mutants ``--kinds
+    mux_expr`` seed 195, helper mutz39: ``switch (h.b) { 5: { return; } } t2.apply();`` with t2's
+    ``a0() { h.b = (h.b != 1) ? 0x11 : h.b; }`` writes h.b = 0).  An action whose local is written
+    by a call is left alone."""
+    uv = {id(d) for d in ir_dicts(unvisited)}
+    there, elsewhere = set(), set()
+    for d in ir_dicts(body):
+        (there if id(d) in uv else elsewhere).update(_called(d, tables))
+    for q in sorted(there - elsewhere):
+        rec = actions.get(q)
+        if rec is None or not q.startswith(prefix + ".") or not rec.get("body"):
+            continue
+        new = dismantle_muxes(rec["body"], SimpleNamespace(fresh=0))
+        locs = {d["n"] for d in ir_dicts(new) if d.get("s") == "decl"}
+        if not locs:
+            continue
+
+        def local(lv) -> bool:
+            while isinstance(lv, dict) and lv.get("op") != "var":
+                lv = lv.get("base", lv.get("a", lv.get("st")))
+            return isinstance(lv, dict) and lv.get("n") in locs
+        stores = [d for d in ir_dicts(new) if d.get("s") == "assign" and local(d["l"])]
+        if any(has_method_call(d["r"]) for d in stores) or any(
+                d.get("s") == "decl" and d.get("init") is not None and has_method_call(d["init"]) for d in ir_dicts(new)) or any(
+                d.get("s") not in (None, "assign", "decl", "if", "block") and _var_reads(d, set()) & locs
+                for d in ir_dicts(new)):
+            continue
+        gone = {id(d) for d in stores}
+
+        def strip(sts: list) -> list:
+            out = []
+            for st in sts:
+                if id(st) in gone:
+                    continue
+                if st.get("s") == "decl" and st.get("init") is not None:
+                    st = dict(st, init=None)
+                for key in ("body", "then", "else"):
+                    if isinstance(st.get(key), list):
+                        st = dict(st, **{key: strip(st[key])})
+                out.append(st)
+            return out
+        rec["body"] = strip(new)

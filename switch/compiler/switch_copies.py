@@ -55,6 +55,7 @@ from .elab_common import has_call, ir_dicts, ir_replace
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
 from .dead_reads import drop_dead_field_stores
 from .header_init import folded, has_method_call
+from .predication import _INTO
 from .stack_copies import hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, whole_operands
 
 
@@ -163,10 +164,12 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None) -> 
         if val is not None:
             for p, v in avail.items():   # (p4c propagates within the case too)
                 val = put_path(val, p, v)
-            val = folded(v) if (v := _tuple_elements(val, tuples)).get("op") == "cond" else v   # (`c ? x : x`: x)
-            if val.get("op") == "cond" and fresh is not None and st.get("s") == "assign" and dest is not None \
+            val = _tuple_elements(val, tuples)
+            if _mux_of(val).get("op") == "cond":
+                val = folded(val)   # (`c ? x : x` is x, also under a cast or `~`)
+            if _mux_of(val).get("op") == "cond" and fresh is not None and st.get("s") == "assign" and dest is not None \
                     and st["l"].get("op") != "slice" and not has_call(val):
-                val = _mux_temporary(st, val, fresh(val["t"]), parents[id(st)])
+                val = _mux_temporary(st, val, fresh(_mux_of(val)["t"]), parents[id(st)])
         for p in [p for p, v in avail.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
             del avail[p]
         for p in [p for p, items in tuples.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(items))]:
@@ -211,11 +214,20 @@ def _mux_temporary(st: dict, val: dict, tmp: dict, lst: list) -> dict:
     temporary, ``x = tmp``: the copy past the switch is ``tmp``, 0 where the case did not run
     (fuzz_mutants ``--kinds mux_expr`` seeds 125, 196, helper mutz38: ``switch (h.a) { 5: { m = h.b;
     m = (m < 8) ? m : m + 3; } } h.d = (bit<32>)m;`` sends 0 where h.a != 5).  ``tmp`` (a control
-    local) is assigned ``val`` just before ``st`` in its list ``lst``; returns ``tmp``.  Not where the front
-    end's strength reduction removed the ``?:`` before (``c ? x : x`` is x unless c calls ``isValid()``:
-    :func:`.header_init.folded`, fuzz_exprs seed 17951), nor with a call in it (not modelled)."""
-    lst.insert(next(i for i, x in enumerate(lst) if x is st), {"s": "assign", "l": tmp, "r": st["r"]})
-    return dict(tmp)
+    local) is assigned the ``?:`` just before ``st`` in its list ``lst``; returns ``val`` with ``tmp`` for
+    it, also under casts, unary operations, slices (:func:`_mux_of`; seed 638, helper mutz39: ``h.b =
+    ~((m + 5 == h.b) ? m + 5 : h.b)`` copies ``~tmp``, 0xff where the case did not run).  Not where the
+    front end's strength reduction removed the ``?:`` before (``c ? x : x`` is x unless c calls
+    ``isValid()``: :func:`.header_init.folded`, fuzz_exprs seed 17951), nor with a call in it (not modelled)."""
+    lst.insert(next(i for i, x in enumerate(lst) if x is st), {"s": "assign", "l": tmp, "r": _mux_of(st["r"])})
+    return (put := lambda e: dict(tmp) if e.get("op") == "cond" else dict(e, a=put(e["a"])))(val)
+
+
+def _mux_of(e: dict) -> dict:
+    """The ``?:`` at the top of ``e`` or under the casts, unary operations, slices p4c dismantles through."""
+    while e.get("op") in _INTO:
+        e = e["a"]
+    return e
 
 
 def _root(path: str) -> str:

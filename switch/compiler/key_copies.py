@@ -1,0 +1,142 @@
+"""Table keys that p4c 1.2.4.8's mid end reads through a copy (helper mutz39).
+
+LocalCopyPropagation puts into a table's key element the copy it holds where the table is
+applied: a whole-field key ``hdr.h2.d`` after ``hdr.h2.d = hdr.h.d;`` is ``hdr.h.d`` in p4c's JSON,
+after ``hdr.h2.d = meta.m32;`` ``meta.m32``, after ``bit<32> v = hdr.h.d; hdr.h2.d = v;`` ``hdr.h.d``,
+and after ``hdr.h2.d = c ? a : b;`` the ``?:``'s temporary (its front end made it ``if (c) { tmp =
+a; } else { tmp = b; } hdr.h2.d = tmp;``).  A constant or a computed value is not put into a key
+(``hdr.h2.d = v`` after ``v = hdr.h.d + 1`` leaves the key ``hdr.h2.d``).  This shows where the
+key's header is invalid: BMv2 builds a key from an invalid header's field as zeros, and from the
+copy's source as what that is (fuzz_mutants ``--kinds mux_expr`` seed 159: h2 invalid, BMv2 matches
+0x55555555).
+
+:func:`propagate_key_copies` follows the copies along a control body -- an assignment of a path
+(through the copies it reads) or of a ``?:``; what a statement may write ends the copies of and
+from it (``copy_paths.may_write``: an action call, a table apply end all of them), the branches of
+an ``if`` or the cases of a switch start from the copies before it and keep after it what all of
+them agree on -- and rewrites the whole-field key elements of the tables applied there (BMv2's
+back end lets a table be applied once per control): a source that a table apply reaches (a field
+of a parameter, a control local) becomes the key; any other (a local of the apply body, a ``?:``'s
+temporary) marks the key ``temp``, read as the field holds it (the copy's value, as it still is).
+"""
+from __future__ import annotations
+
+from .copy_paths import ir_path, may_write, overlap
+
+_TEMP = "temp"
+
+
+def _path_of(e) -> str | None:
+    p = ir_path(e) if isinstance(e, dict) and e.get("op") in ("var", "field", "stack_idx") else None
+    return None if p is None or "[*]" in p else p
+
+
+def _value(r, copies: dict):
+    """What a store of ``r`` leaves as the copy: an IR path, ``_TEMP`` for a ``?:``, or None
+    (a constant, a computed value: put into no key)."""
+    if not isinstance(r, dict):
+        return None
+    if r.get("op") == "cond":
+        return _TEMP
+    p = _path_of(r)
+    if p is None:
+        return None
+    return copies.get(p, r) if p in copies else r
+
+
+def _kill(copies: dict, st) -> None:
+    for t in [t for t, v in copies.items()
+              if may_write(st, t) or isinstance(v, dict) and may_write(st, _path_of(v))]:
+        del copies[t]
+
+
+def _applied(table: str, copies: dict, seen: dict, bodies) -> dict:
+    """The copies after an apply of ``table``: what none of its actions may write."""
+    seen.setdefault(table, []).append(dict(copies))
+    copies = dict(copies)
+    for body in bodies(table):
+        if body is None:
+            return {}
+        _kill(copies, {"s": "block", "body": body})
+    return copies
+
+
+def _join(outs: list) -> dict:
+    first, rest = outs[0], outs[1:]
+    return {t: v for t, v in first.items() if all(t in o and o[t] == v for o in rest)}
+
+
+def _walk(body: list, copies: dict, seen: dict, bodies) -> dict:
+    for st in body:
+        copies = _step(st, copies, seen, bodies)
+    return copies
+
+
+def _step(st: dict, copies: dict, seen: dict, bodies) -> dict:
+    k = st.get("s")
+    if k == "block":
+        return _walk(st["body"], copies, seen, bodies)
+    if k == "apply":
+        return _applied(st["table"], copies, seen, bodies)
+    if k == "if":
+        hits = [d["table"] for d in _dicts(st["c"]) if d.get("op") == "table_hit"]
+        for q in hits:
+            copies = _applied(q, copies, seen, bodies)
+        if not hits:
+            copies = dict(copies)
+            _kill(copies, {"s": "nop", "c": st["c"]})
+        return _join([_walk(st["then"] or [], dict(copies), seen, bodies),
+                      _walk(st.get("else") or [], dict(copies), seen, bodies)])
+    if k in ("switch_action", "switch_value"):
+        if k == "switch_action":
+            copies = _applied(st["table"], copies, seen, bodies)
+        cases = st.get("cases") or []
+        outs = [_walk(c.get("body") or [], dict(copies), seen, bodies) for c in cases]
+        return _join(outs + [copies]) if outs else copies
+    for d in _dicts(st):   # (a table applied elsewhere in it: not followed)
+        if d.get("s") in ("apply", "switch_action") or d.get("op") == "table_hit":
+            seen.setdefault(d.get("table"), []).append(None)
+    copies = dict(copies)
+    _kill(copies, st)
+    if k in ("assign", "decl"):
+        lv = st["l"] if k == "assign" else {"op": "var", "n": st["n"], "t": st["t"]}
+        t = _path_of(lv)
+        r = st.get("r") if k == "assign" else st.get("init")
+        if t is not None and r is not None and (lv.get("t") or [None])[0] in ("bit", "int", "bool"):
+            copies[t] = _value(r, copies)
+    return copies
+
+
+def _dicts(x):
+    if isinstance(x, list):
+        for v in x:
+            yield from _dicts(v)
+    elif isinstance(x, dict):
+        yield x
+        for v in x.values():
+            yield from _dicts(v)
+
+
+def propagate_key_copies(body: list, tables: dict, actions: dict, reachable) -> None:
+    """Rewrite the keys of the tables ``body`` applies once (see the module docstring; ``tables``,
+    ``actions``: the program's records by name); ``reachable(path)``: whether a table apply can
+    read that path (a parameter's, a control local's)."""
+    def bodies(q: str) -> list:
+        return [(actions.get(a["name"]) or {}).get("body") for a in (tables.get(q) or {}).get("actions") or ()] \
+            if q in tables else [None]
+    seen: dict = {}
+    _walk(body, {}, seen, bodies)
+    for name, snaps in seen.items():
+        t = tables.get(name)
+        if t is None or len(snaps) != 1 or snaps[0] is None:
+            continue
+        for key in t.get("keys") or ():
+            e = key.get("expr")
+            p = _path_of(e) if not key.get("temp") and isinstance(e, dict) and e.get("op") == "field" else None
+            v = snaps[0].get(p) if p is not None else None
+            if v is None or isinstance(v, dict) and _path_of(v) == p:
+                continue
+            if isinstance(v, dict) and reachable(_path_of(v)) and v.get("t") == e.get("t"):
+                key["expr"] = dict(v)
+            else:
+                key["temp"] = True
