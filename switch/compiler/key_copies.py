@@ -21,7 +21,7 @@ temporary) marks the key ``temp``, read as the field holds it (the copy's value,
 """
 from __future__ import annotations
 
-from .copy_paths import ir_path, may_write, overlap
+from .copy_paths import ir_path, may_write
 
 _TEMP = "temp"
 
