@@ -22,6 +22,7 @@ temporary) marks the key ``temp``, read as the field holds it (the copy's value,
 from __future__ import annotations
 
 from .copy_paths import ir_path, may_write
+from .elab_common import ir_dicts
 
 _TEMP = "temp"
 
@@ -79,7 +80,7 @@ def _step(st: dict, copies: dict, seen: dict, bodies) -> dict:
     if k == "apply":
         return _applied(st["table"], copies, seen, bodies)
     if k == "if":
-        hits = [d["table"] for d in _dicts(st["c"]) if d.get("op") == "table_hit"]
+        hits = [d["table"] for d in ir_dicts(st["c"]) if d.get("op") == "table_hit"]
         for q in hits:
             copies = _applied(q, copies, seen, bodies)
         if not hits:
@@ -93,7 +94,7 @@ def _step(st: dict, copies: dict, seen: dict, bodies) -> dict:
         cases = st.get("cases") or []
         outs = [_walk(c.get("body") or [], dict(copies), seen, bodies) for c in cases]
         return _join(outs + [copies]) if outs else copies
-    for d in _dicts(st):   # (a table applied elsewhere in it: not followed)
+    for d in ir_dicts(st):   # (a table applied elsewhere in it: not followed)
         if d.get("s") in ("apply", "switch_action") or d.get("op") == "table_hit":
             seen.setdefault(d.get("table"), []).append(None)
     copies = dict(copies)
@@ -105,16 +106,6 @@ def _step(st: dict, copies: dict, seen: dict, bodies) -> dict:
         if t is not None and r is not None and (lv.get("t") or [None])[0] in ("bit", "int", "bool"):
             copies[t] = _value(r, copies)
     return copies
-
-
-def _dicts(x):
-    if isinstance(x, list):
-        for v in x:
-            yield from _dicts(v)
-    elif isinstance(x, dict):
-        yield x
-        for v in x.values():
-            yield from _dicts(v)
 
 
 def propagate_key_copies(body: list, tables: dict, actions: dict, reachable) -> None:
