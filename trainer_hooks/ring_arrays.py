@@ -96,7 +96,8 @@ class TransportStats:
     # compiled loop also single datagrams, appended to one kept batch)
     reused: int = 0  # jobs that took over a finished job's bucket copy and payload views
     native: int = 0  # of the batched packets, those the compiled receive loop took (trainer_hooks.ring_native)
-    native_sent: int = 0  # of data_sent, datagrams the pump handed to the compiled send (ring_native.ring_send)
+    native_sent: int = 0  # of data_sent, datagrams the pump sent by the compiled send (ring_native.ring_send),
+    # with those a full socket buffer cut there (lost, as in the Python send: retransmission recovers them)
 
 
 # header fields every datagram of one GRO batch of one job's data from one rank shares (indices into the

@@ -320,7 +320,9 @@ class RingSender:
                     sent = 0
                 self._transmit(hs, ps, sizes, [0] * len(hs))
                 return
-            if sent < len(idx):
+            if sent < len(idx):   # a full buffer: this chunk's rest and the later chunks are lost here,
+                # as in the Python send (retransmission recovers them); they were the compiled send's
+                self.stats.native_sent += sum(len(ix) for _a, _f, ix in chunks[c + 1:])
                 return
 
     def _in_flight_slots(self):

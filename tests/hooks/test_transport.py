@@ -123,6 +123,33 @@ def test_ring_batches_with_gso_gro_and_falls_back_without(native):
                 assert batched == taken_natively and (native or batched == 0)
 
 
+def test_native_send_cut_by_a_full_buffer_still_counts_every_datagram_as_its_own():
+    """A full socket buffer (EAGAIN: the compiled send returns how many left, no error) ends the pump's
+    pass: the rest of that chunk and the later chunks are lost there, as in the Python send, and are
+    still counted as the compiled send's (``native_sent`` equal to ``data_sent`` where it runs -- a
+    loaded CI run had the last two chunks missing from it, 936 of 976).  Unit test: a stand-in for
+    the compiled send that takes 3 of the first chunk's datagrams."""
+    from types import SimpleNamespace
+
+    from trainer_hooks.ring_arrays import TransportStats
+    from trainer_hooks.ring_sender import RingSender
+
+    calls = []
+
+    class FullAfterThree:
+        def send(self, s0, w, keys, idx):
+            calls.append(len(idx))
+            return min(3, len(idx)), 0
+
+    act = SimpleNamespace(w=None, index=SimpleNamespace(native=lambda: None))
+    chunks = [(act, 0, np.arange(5, dtype=np.int64)), (act, 5, np.arange(4, dtype=np.int64)),
+              (act, 9, np.arange(2, dtype=np.int64))]
+    me = SimpleNamespace(stats=TransportStats())
+    RingSender._transmit_native(me, FullAfterThree(), chunks)
+    assert calls == [5]   # (nothing more tried after the buffer filled)
+    assert me.stats.native_sent == 11
+
+
 def test_ring_recovers_injected_loss():
     """Also: later jobs of the same plan take over a finished job's bucket copy (``stats.reused``);
     with losses and retransmissions around, a reused copy still gives the reference bits."""
