@@ -171,6 +171,7 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None) -> 
             if _mux_of(val).get("op") == "cond" and fresh is not None and st.get("s") == "assign" and dest is not None \
                     and st["l"].get("op") != "slice" and not has_call(val):
                 val = _mux_temporary(st, val, fresh(_mux_of(val)["t"]), parents[id(st)])
+        before = dict(avail)   # (a call's copy-in `p_1 = arg` reads the values before it)
         for p in [p for p, v in avail.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
             del avail[p]
         for p in [p for p, items in tuples.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(items))]:
@@ -178,7 +179,7 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None) -> 
         if st.get("s") == "call_fn" and fn_of is not None and fresh is not None:
             rec = fn_of(st["fn"])
             flat_fn = None if rec is None or rec.get("body") is None else _straight(rec["body"], fold, [])
-            for path, (t, val) in call_copies(st, rec, flat_fn, avail).items():
+            for path, (t, val) in call_copies(st, rec, flat_fn, before).items():
                 if val is None:   # (the parameter's variable: 0 on BMv2 where the case did not run)
                     val = fresh(t)
                     lst = parents[id(st)]

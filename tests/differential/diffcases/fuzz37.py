@@ -1,0 +1,28 @@
+"""Disagreements found by helper fuzz37 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5.
+
+A function with a return value called as a statement in the case of a single-case switch
+(``switch (h.a) { 7: { h.b = 5; f1(h.b); } }``, ``bit<8> f1(inout bit<8> p) { p = p + 1; return p; }``):
+p4c inlines it, and its copy-back ``h.b = p`` goes on past the switch as if the case always ran
+(BMv2 writes 6 on every packet).
+"""
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+_FR = [(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (0, 1)]
+_F1 = ("bit<8> f1(inout bit<8> p) { p = p + 1; return p; }\nvoid f2(inout bit<8> p) { p = p + 1; }\n"
+       "bit<8> f3(inout bit<8> p, inout bit<8> q) { p = q + p; q = 2; return p; }\n")
+for _name, _body in [
+        ("plain", "switch (hdr.h.a) { 7: { hdr.h.b = 5; f1(hdr.h.b); } } hdr.h.d = (bit<32>)hdr.h.b;"),
+        ("of_a_field_value", "switch (hdr.h.a) { 7: { hdr.h.b = hdr.h.c[7:0]; f1(hdr.h.b); } } hdr.h.d = (bit<32>)hdr.h.b;"),
+        ("void_function", "switch (hdr.h.a) { 7: { hdr.h.b = 5; f2(hdr.h.b); } } hdr.h.d = (bit<32>)hdr.h.b;"),
+        ("two_arguments", "switch (hdr.h.a) { 7: { hdr.h.b = 5; meta.m8 = 9; f3(hdr.h.b, meta.m8); } } "
+         "hdr.h.d = hdr.h.b ++ meta.m8 ++ 16w0;"),
+        # guard: no value before the call -- the copy-back reads the argument itself, no copy
+        ("guard_no_value_before", "switch (hdr.h.a) { 7: { f1(hdr.h.b); } } hdr.h.d = (bit<32>)hdr.h.b;"),
+        ]:
+    CASES.append(case(f"fuzz37_single_case_switch_copy_back_of_a_function_with_a_value_{_name}", CAT, program(
+        "        " + _body + "\n", top=_F1), frames=_FR))
