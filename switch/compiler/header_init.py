@@ -176,7 +176,7 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
             if _plain_branch(prev, target):
                 # p4c's def-use sees through a branch: a store in it that nothing reads before the
                 # initializer is dead too (fuzz_exprs seed 8114); else its fields count as read
-                used = _live_before(prev, reads, target, st["h"], self_inits, drop, action_body, got[2])
+                used = _live_before(prev, reads, target, st["h"], self_inits, drop, action_body, got[2], control_stores)
                 if used is None:
                     used = fields_read({"vals": [prev]}, st["h"])
                 if used is None:
@@ -328,7 +328,8 @@ def _plain_loop(st, target) -> bool:
         d.get("s") in _LOOP_KINDS and not d.get("siblings") for d in ir_dicts(st) if isinstance(d, dict) and "s" in d)
 
 
-def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, action_body=None, every=frozenset()):
+def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, action_body=None, every=frozenset(),
+                 control_stores=None):
     """The fields of header ``h`` read before they are written from the start of ``st`` (a
     :func:`_plain_branch`) on, when after it ``live`` are; or None where this cannot tell.  Walking
     back through each branch from its end, a store to a field not read later is dead (its own
@@ -360,12 +361,14 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
                 now = set(every)
                 continue
             if _plain_branch(prev, target):
-                now = _live_before(prev, now, target, h, self_inits, mine, action_body, every)
+                now = _live_before(prev, now, target, h, self_inits, mine, action_body, every, control_stores)
             elif prev.get("s") == "call_action" and action_body is not None:
                 got = _action_stores_dead(prev, action_body(prev["action"]), target, now)
                 if got is not None and got[0]:
                     calls.append((prev, got[0]))
                 now = None if got is None else got[1]
+            elif prev.get("s") == "apply_control" and control_stores is not None and mentions(prev.get("args"), target):
+                now = control_stores(prev, target, now)   # (in a branch too: fuzz_exprs seed 18358)
             elif prev.get("s") == "decl" and (not mentions(prev, target) or _unread_decl(prev, flat[k + 1:])):
                 continue
             elif prev.get("s") in ("call_fn", "eval") and not mentions(prev, target) or _plain_loop(prev, target):

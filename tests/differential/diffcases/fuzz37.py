@@ -6,7 +6,7 @@ A function with a return value called as a statement in the case of a single-cas
 p4c inlines it, and its copy-back ``h.b = p`` goes on past the switch as if the case always ran
 (BMv2 writes 6 on every packet).
 """
-from .base import H, case, program
+from .base import H, H2, case, program
 
 CAT = "front end (p4c-compatible)"
 
@@ -26,3 +26,24 @@ for _name, _body in [
         ]:
     CASES.append(case(f"fuzz37_single_case_switch_copy_back_of_a_function_with_a_value_{_name}", CAT, program(
         "        " + _body + "\n", top=_F1), frames=_FR))
+
+# fuzz_exprs seed 18358: a sub-control given the headers struct in place, applied in an `if` arm,
+# stores a field; a later self-reading initializer that does not read it makes the store dead for
+# p4c's def-use (BMv2: the field keeps its parsed value) -- fuzz36's rule, now inside a branch too
+_SCI = "control SC(inout headers_t hdr, inout meta_t meta, inout bit<8> p0, inout bool p1) { apply { %s } }\n"
+_FR2 = [(1, H2(a2, 2, 0x3344, 0x55667788, c=0x1122)) for a2 in (1, 9)]
+for _name, _sc, _body in [
+        ("in_an_if_arm", "hdr.h2.c = hdr.h.c + 1;",
+         "if (hdr.h.a != 0) { bit<8> l7 = 2; bool l8 = hdr.h.b == 2; sc.apply(hdr, meta, l7, l8); } hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
+        ("in_an_else_arm", "hdr.h2.c = hdr.h.c + 1;",
+         "if (hdr.h.a == 1) { hdr.h.b = 3; } else { bit<8> l7 = 2; bool l8 = true; sc.apply(hdr, meta, l7, l8); } hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
+        # guard: read between the if and the initializer -- the store stays
+        ("in_an_if_arm_read_after", "hdr.h2.c = hdr.h.c + 1;",
+         "if (hdr.h.a != 0) { bit<8> l7 = 2; bool l8 = true; sc.apply(hdr, meta, l7, l8); } hdr.h.b = hdr.h2.c[7:0]; hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
+        ("mux_in_an_if_arm", "hdr.h2.c = (p1 && p1) ? (hdr.h2.c << (bit<3>)p0) : hdr.h2.c;",
+         "if (hdr.h.a != 0) { bit<8> l7 = 2; bool l8 = hdr.h.b == 2; sc.apply(hdr, meta, l7, l8); } hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
+        ("mux", "hdr.h2.c = (p1 && p1) ? (hdr.h2.c << (bit<3>)p0) : hdr.h2.c;",
+         "bit<8> l7 = 2; bool l8 = hdr.h.b == 2; sc.apply(hdr, meta, l7, l8); hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
+        ]:
+    CASES.append(case(f"fuzz37_self_reading_initializer_after_a_sub_control_store_{_name}", CAT, program(
+        "        " + _body + " hdr.h.d = (bit<32>)hdr.h2.c;\n", top=_SCI % _sc, ingress_decls="    SC() sc;"), frames=_FR2))
