@@ -13,7 +13,7 @@ assignment and calls both; nothing here imports the elaborator.
 """
 from __future__ import annotations
 
-from .elab_common import eval_bin, wrap, has_call, ir_dicts
+from .elab_common import eval_bin, wrap, has_call, ir_dicts, is_call
 
 
 #: method calls in an expression other than a function's (``h.isValid()``, a union's, ``t.apply().hit``)
@@ -103,16 +103,23 @@ def _quiet(x: dict, target) -> bool:
         all(d.get("s") in _QUIET and not d.get("siblings") for d in ir_dicts(x) if "s" in d)
 
 
+def _apart_functions(x: dict, target) -> bool:
+    """``x`` does not use ``target`` and calls only functions: p4c has inlined them, and a function
+    reads and writes nothing but its arguments (fuzz_exprs seed 18358: ``hdr.inh.i6 =
+    (bit<1>)f0(hdr.stk[0], hdr.inh.i0, ..);`` in a sub-control's body after the dead store)."""
+    return not mentions(x, target) and all(d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(x) if is_call(d))
+
+
 def body_stores_dead(body, target, reads: set) -> tuple[list, set] | None:
     """The stores of an inlined ``body`` (an action's, or a sub-control's with its arguments in
     place) to fields of header ``target`` that no later statement of it nor the initializer after
     it reads (``reads``): ``(those assignments, the fields read before them)``.  Only a body of
-    plain assignments and declarations without calls (setValid/setInvalid calls may be there:
-    they read no field), and ``if``/``switch`` statements of those that do not use ``target``
+    plain assignments and declarations without calls but of functions apart from ``target``
+    (setValid/setInvalid calls may be there: they read no field), and ``if``/``switch`` statements of those that do not use ``target``
     (fuzz_exprs seed 18152: an empty ``switch``); None where anything else is there."""
     flat = list(_flat_blocks(body))
-    if not all(x.get("s") in ("assign", "decl", "setvalid") and not x.get("siblings") and not has_call(x)
-               or _quiet(x, target) for x in flat):
+    if not all(x.get("s") in ("assign", "decl", "setvalid") and not x.get("siblings") and
+               (not has_call(x) or _apart_functions(x, target)) or _quiet(x, target) for x in flat):
         return None
     dead: list = []
     reads = set(reads)

@@ -30,7 +30,8 @@ for _name, _body in [
 # fuzz_exprs seed 18358: a sub-control given the headers struct in place, applied in an `if` arm,
 # stores a field; a later self-reading initializer that does not read it makes the store dead for
 # p4c's def-use (BMv2: the field keeps its parsed value) -- fuzz36's rule, now inside a branch too
-_SCI = "control SC(inout headers_t hdr, inout meta_t meta, inout bit<8> p0, inout bool p1) { apply { %s } }\n"
+_FZ = "bit<8> fz(in bit<8> x, out bit<8> y) { y = x; return x + 1; }\n"
+_SCI = _FZ + "control SC(inout headers_t hdr, inout meta_t meta, inout bit<8> p0, inout bool p1) { apply { %s } }\n"
 _FR2 = [(1, H2(a2, 2, 0x3344, 0x55667788, c=0x1122)) for a2 in (1, 9)]
 for _name, _sc, _body in [
         ("in_an_if_arm", "hdr.h2.c = hdr.h.c + 1;",
@@ -40,6 +41,13 @@ for _name, _sc, _body in [
         # guard: read between the if and the initializer -- the store stays
         ("in_an_if_arm_read_after", "hdr.h2.c = hdr.h.c + 1;",
          "if (hdr.h.a != 0) { bit<8> l7 = 2; bool l8 = true; sc.apply(hdr, meta, l7, l8); } hdr.h.b = hdr.h2.c[7:0]; hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
+        ("with_a_function_call_after_it", "hdr.h2.c = hdr.h.c + 1; hdr.h.b = fz(hdr.h.a, meta.m8);",
+         "bit<8> l7 = 2; bool l8 = true; sc.apply(hdr, meta, l7, l8); hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
+        ("with_a_function_call_after_it_in_an_if_arm", "hdr.h2.c = hdr.h.c + 1; meta.m8 = fz(hdr.h.a, hdr.h.b) + 1;",
+         "if (hdr.h.a != 0) { bit<8> l7 = 2; bool l8 = true; sc.apply(hdr, meta, l7, l8); } hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
+        # guard: the function is given the field -- the store stays
+        ("with_a_function_reading_it", "hdr.h2.c = hdr.h.c + 1; hdr.h.b = fz(hdr.h2.c[7:0], meta.m8);",
+         "bit<8> l7 = 2; bool l8 = true; sc.apply(hdr, meta, l7, l8); hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
         ("mux_in_an_if_arm", "hdr.h2.c = (p1 && p1) ? (hdr.h2.c << (bit<3>)p0) : hdr.h2.c;",
          "if (hdr.h.a != 0) { bit<8> l7 = 2; bool l8 = hdr.h.b == 2; sc.apply(hdr, meta, l7, l8); } hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
         ("mux", "hdr.h2.c = (p1 && p1) ? (hdr.h2.c << (bit<3>)p0) : hdr.h2.c;",
