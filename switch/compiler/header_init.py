@@ -107,7 +107,11 @@ def _apart_functions(x: dict, target) -> bool:
     """``x`` does not use ``target`` and calls only functions: p4c has inlined them, and a function
     reads and writes nothing but its arguments (fuzz_exprs seed 18358: ``hdr.inh.i6 =
     (bit<1>)f0(hdr.stk[0], hdr.inh.i0, ..);`` in a sub-control's body after the dead store)."""
-    return not mentions(x, target) and all(d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(x) if is_call(d))
+    return not mentions(x, target) and _only_functions(x)
+
+
+def _only_functions(x) -> bool:
+    return all(d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(x) if is_call(d))
 
 
 def body_stores_dead(body, target, reads: set) -> tuple[list, set] | None:
@@ -299,12 +303,14 @@ def _foreign_call(st: dict, target) -> bool:
 
 
 def _plain_branch(st, target) -> bool:
-    """An ``if`` or a ``switch`` on a value without calls that may touch ``target`` (function calls
-    as statements in its branches: :func:`_live_before` looks at their arguments) or union-sibling
-    effects."""
+    """An ``if`` or a ``switch`` on a value without calls that may touch ``target`` but of functions
+    (p4c orders them before the branch; :func:`_live_before` takes the fields their arguments name
+    as read: fuzz_exprs seed 18358, ``if (f0(.., hdr.opt.e1, ..))``; function calls as statements in
+    its branches: it looks at their arguments) or union-sibling effects."""
     if st.get("s") not in ("if", "switch_value") or any(isinstance(d, dict) and d.get("siblings") for d in ir_dicts(st)):
         return False
-    return not _foreign_call(st.get("c") if st["s"] == "if" else st.get("e"), target) and not any(
+    head = st.get("c") if st["s"] == "if" else st.get("e")   # (functions there: their arguments count as read)
+    return (not _foreign_call(head, target) or _only_functions(head)) and not any(
         _foreign_call(d, target) for d in ir_dicts(st) if isinstance(d, dict) and "s" in d
         and d.get("s") not in ("call_fn", "eval") and d is not st and d.get("s") not in ("if", "switch_value", "block"))
 

@@ -45,6 +45,8 @@ for _name, _sc, _body in [
          "bit<8> l7 = 2; bool l8 = true; sc.apply(hdr, meta, l7, l8); hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
         ("with_a_function_call_after_it_in_an_if_arm", "hdr.h2.c = hdr.h.c + 1; meta.m8 = fz(hdr.h.a, hdr.h.b) + 1;",
          "if (hdr.h.a != 0) { bit<8> l7 = 2; bool l8 = true; sc.apply(hdr, meta, l7, l8); } hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
+        ("in_an_if_arm_on_a_function_writing_the_header", "hdr.h2.c = hdr.h.c + 1;",
+         "if (fz(hdr.h.a, hdr.h2.b) != 0) { bit<8> l7 = 2; bool l8 = true; sc.apply(hdr, meta, l7, l8); } hdr.h2 = {hdr.h2.a, hdr.h2.b, 6, 7};"),
         # guard: the function is given the field -- the store stays
         ("with_a_function_reading_it", "hdr.h2.c = hdr.h.c + 1; hdr.h.b = fz(hdr.h2.c[7:0], meta.m8);",
          "bit<8> l7 = 2; bool l8 = true; sc.apply(hdr, meta, l7, l8); hdr.h2 = {hdr.h2.a, 5, 6, 7};"),
