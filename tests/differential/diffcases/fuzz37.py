@@ -4,7 +4,12 @@ BMv2 1.15.5.
 A function with a return value called as a statement in the case of a single-case switch
 (``switch (h.a) { 7: { h.b = 5; f1(h.b); } }``, ``bit<8> f1(inout bit<8> p) { p = p + 1; return p; }``):
 p4c inlines it, and its copy-back ``h.b = p`` goes on past the switch as if the case always ran
-(BMv2 writes 6 on every packet).
+(BMv2 writes 6 on every packet): the copy-in reads the case's values from before the call
+(:func:`switch.compiler.switch_copies.single_case_copies`).
+fuzz_exprs seed 18358: fuzz36's rule for a sub-control's store before a self-reading initializer
+(:func:`switch.compiler.header_init.drop_stores_before_self_init`) holds with the apply in an
+``if`` arm, with function calls after the store in the body, and with an ``if`` whose condition
+calls a function given a field of the header.
 """
 from .base import H, H2, case, program
 
