@@ -62,3 +62,14 @@ for _name, _sc, _body in [
         ]:
     CASES.append(case(f"fuzz37_self_reading_initializer_after_a_sub_control_store_{_name}", CAT, program(
         "        " + _body + " hdr.h.d = (bit<32>)hdr.h2.c;\n", top=_SCI % _sc, ingress_decls="    SC() sc;"), frames=_FR2))
+
+# fuzz_exprs seed 18175: a single-case switch's copy (`meta.m8 = (bit<8>)(int<8>)hdr.h.c;`) put into
+# the inout argument of a function called inside a later expression made that argument a cast:
+# checkmate-switch refused the pipeline ("assignment to cast inside an expression")
+_TK = "bit<8> tk(inout bit<8> c) { c = c + 1; return c; }\n"
+for _name, _body in [
+        ("cast", "switch (hdr.h.a) { 7: { meta.m8 = (bit<8>)(int<8>)(int<16>)hdr.h.c; } } hdr.h.d = (bit<32>)tk(meta.m8) + 1; hdr.h.b = meta.m8;"),
+        ("constant", "switch (hdr.h.a) { 7: { meta.m8 = 3; } } hdr.h.d = (bit<32>)tk(meta.m8) + 1; hdr.h.b = meta.m8;"),
+        ]:
+    CASES.append(case(f"fuzz37_single_case_switch_copy_into_an_inout_argument_in_an_expression_{_name}", CAT, program(
+        "        " + _body + "\n", top=_TK), frames=_FR))
