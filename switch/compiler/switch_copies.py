@@ -466,14 +466,14 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
 
 
 def _copy_in(st: dict, path: str, val: dict) -> list:
-    """A function called inside statement ``st``'s value with ``path`` as an ``inout`` argument:
+    """A function called by statement ``st`` or inside its value with ``path`` as an ``inout`` argument:
     p4c has inlined it, its copy-in reads the copy, the copy-back writes the path -- here the
     path is given the copy's value first (``[path = val]``; fuzz_exprs seed 18175).  Only where
     the call surely runs (no ``?:``, ``&&``, ``||`` in ``st``); else nothing."""
     if any(d.get("op") == "cond" or d.get("o") in ("&&", "||") for d in ir_dicts(st)):
         return []
     for d in ir_dicts(st):
-        if d.get("op") == "call_fn_out" and any(a.get("dir") == "inout" and ir_path(a["e"]) == path
+        if (d.get("op") == "call_fn_out" or d.get("s") == "call_fn") and any(a.get("dir") == "inout" and ir_path(a["e"]) == path
                                                  and a["e"].get("op") in _PATH_OPS for a in d["args"]):
             lv = next(a["e"] for a in d["args"] if a.get("dir") == "inout" and ir_path(a["e"]) == path)
             return [{"s": "assign", "l": dict(lv), "r": dict(val)}]

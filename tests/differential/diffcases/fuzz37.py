@@ -66,10 +66,12 @@ for _name, _sc, _body in [
 # fuzz_exprs seed 18175: a single-case switch's copy (`meta.m8 = (bit<8>)(int<8>)hdr.h.c;`) put into
 # the inout argument of a function called inside a later expression made that argument a cast:
 # checkmate-switch refused the pipeline ("assignment to cast inside an expression")
-_TK = "bit<8> tk(inout bit<8> c) { c = c + 1; return c; }\n"
+_TK = "bit<8> tk(inout bit<8> c) { c = c + 1; return c; }\nvoid tv(inout bit<8> c) { c = c + 1; }\n"
 for _name, _body in [
         ("cast", "switch (hdr.h.a) { 7: { meta.m8 = (bit<8>)(int<8>)(int<16>)hdr.h.c; } } hdr.h.d = (bit<32>)tk(meta.m8) + 1; hdr.h.b = meta.m8;"),
         ("constant", "switch (hdr.h.a) { 7: { meta.m8 = 3; } } hdr.h.d = (bit<32>)tk(meta.m8) + 1; hdr.h.b = meta.m8;"),
+        ("call_statement", "switch (hdr.h.a) { 7: { meta.m8 = 3; } } tk(meta.m8); hdr.h.b = meta.m8;"),
+        ("void_call_statement", "switch (hdr.h.a) { 7: { meta.m8 = 3; } } tv(meta.m8); hdr.h.b = meta.m8;"),
         ]:
     CASES.append(case(f"fuzz37_single_case_switch_copy_into_an_inout_argument_in_an_expression_{_name}", CAT, program(
         "        " + _body + "\n", top=_TK), frames=_FR))
