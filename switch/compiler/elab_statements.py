@@ -343,7 +343,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules):
             self.ctx["switch_depth"] = self.ctx.get("switch_depth", 0) + 1   # see enum_var_values
             try:
                 sw = self.switch_stmt(s, scope)
-                return sw.pop("ghosts", []) + [sw]   # (their locals first: switch_copies._call_copies)
+                return sw.pop("ghosts", []) + [sw]   # (their locals first: call_copies.call_copies)
             finally:
                 self.ctx["switch_depth"] -= 1
         if k == "call_stmt":

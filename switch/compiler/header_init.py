@@ -13,7 +13,7 @@ assignment and calls both; nothing here imports the elaborator.
 """
 from __future__ import annotations
 
-from .elab_common import eval_bin, wrap, has_call, ir_dicts
+from .elab_common import eval_bin, wrap, has_call, ir_dicts, is_call
 
 
 #: method calls in an expression other than a function's (``h.isValid()``, a union's, ``t.apply().hit``)
@@ -103,16 +103,27 @@ def _quiet(x: dict, target) -> bool:
         all(d.get("s") in _QUIET and not d.get("siblings") for d in ir_dicts(x) if "s" in d)
 
 
+def _apart_functions(x: dict, target) -> bool:
+    """``x`` does not use ``target`` and calls only functions: p4c has inlined them, and a function
+    reads and writes nothing but its arguments (fuzz_exprs seed 18358: ``hdr.inh.i6 =
+    (bit<1>)f0(hdr.stk[0], hdr.inh.i0, ..);`` in a sub-control's body after the dead store)."""
+    return not mentions(x, target) and _only_functions(x)
+
+
+def _only_functions(x) -> bool:
+    return all(d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(x) if is_call(d))
+
+
 def body_stores_dead(body, target, reads: set) -> tuple[list, set] | None:
     """The stores of an inlined ``body`` (an action's, or a sub-control's with its arguments in
     place) to fields of header ``target`` that no later statement of it nor the initializer after
     it reads (``reads``): ``(those assignments, the fields read before them)``.  Only a body of
-    plain assignments and declarations without calls (setValid/setInvalid calls may be there:
-    they read no field), and ``if``/``switch`` statements of those that do not use ``target``
+    plain assignments and declarations without calls but of functions apart from ``target``
+    (setValid/setInvalid calls may be there: they read no field), and ``if``/``switch`` statements of those that do not use ``target``
     (fuzz_exprs seed 18152: an empty ``switch``); None where anything else is there."""
     flat = list(_flat_blocks(body))
-    if not all(x.get("s") in ("assign", "decl", "setvalid") and not x.get("siblings") and not has_call(x)
-               or _quiet(x, target) for x in flat):
+    if not all(x.get("s") in ("assign", "decl", "setvalid") and not x.get("siblings") and
+               (not has_call(x) or _apart_functions(x, target)) or _quiet(x, target) for x in flat):
         return None
     dead: list = []
     reads = set(reads)
@@ -176,7 +187,7 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
             if _plain_branch(prev, target):
                 # p4c's def-use sees through a branch: a store in it that nothing reads before the
                 # initializer is dead too (fuzz_exprs seed 8114); else its fields count as read
-                used = _live_before(prev, reads, target, st["h"], self_inits, drop, action_body, got[2])
+                used = _live_before(prev, reads, target, st["h"], self_inits, drop, action_body, got[2], control_stores)
                 if used is None:
                     used = fields_read({"vals": [prev]}, st["h"])
                 if used is None:
@@ -292,12 +303,14 @@ def _foreign_call(st: dict, target) -> bool:
 
 
 def _plain_branch(st, target) -> bool:
-    """An ``if`` or a ``switch`` on a value without calls that may touch ``target`` (function calls
-    as statements in its branches: :func:`_live_before` looks at their arguments) or union-sibling
-    effects."""
+    """An ``if`` or a ``switch`` on a value without calls that may touch ``target`` but of functions
+    (p4c orders them before the branch; :func:`_live_before` takes the fields their arguments name
+    as read: fuzz_exprs seed 18358, ``if (f0(.., hdr.opt.e1, ..))``; function calls as statements in
+    its branches: it looks at their arguments) or union-sibling effects."""
     if st.get("s") not in ("if", "switch_value") or any(isinstance(d, dict) and d.get("siblings") for d in ir_dicts(st)):
         return False
-    return not _foreign_call(st.get("c") if st["s"] == "if" else st.get("e"), target) and not any(
+    head = st.get("c") if st["s"] == "if" else st.get("e")   # (functions there: their arguments count as read)
+    return (not _foreign_call(head, target) or _only_functions(head)) and not any(
         _foreign_call(d, target) for d in ir_dicts(st) if isinstance(d, dict) and "s" in d
         and d.get("s") not in ("call_fn", "eval") and d is not st and d.get("s") not in ("if", "switch_value", "block"))
 
@@ -328,7 +341,8 @@ def _plain_loop(st, target) -> bool:
         d.get("s") in _LOOP_KINDS and not d.get("siblings") for d in ir_dicts(st) if isinstance(d, dict) and "s" in d)
 
 
-def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, action_body=None, every=frozenset()):
+def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, action_body=None, every=frozenset(),
+                 control_stores=None):
     """The fields of header ``h`` read before they are written from the start of ``st`` (a
     :func:`_plain_branch`) on, when after it ``live`` are; or None where this cannot tell.  Walking
     back through each branch from its end, a store to a field not read later is dead (its own
@@ -360,12 +374,14 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
                 now = set(every)
                 continue
             if _plain_branch(prev, target):
-                now = _live_before(prev, now, target, h, self_inits, mine, action_body, every)
+                now = _live_before(prev, now, target, h, self_inits, mine, action_body, every, control_stores)
             elif prev.get("s") == "call_action" and action_body is not None:
                 got = _action_stores_dead(prev, action_body(prev["action"]), target, now)
                 if got is not None and got[0]:
                     calls.append((prev, got[0]))
                 now = None if got is None else got[1]
+            elif prev.get("s") == "apply_control" and control_stores is not None and mentions(prev.get("args"), target):
+                now = control_stores(prev, target, now)   # (in a branch too: fuzz_exprs seed 18358)
             elif prev.get("s") == "decl" and (not mentions(prev, target) or _unread_decl(prev, flat[k + 1:])):
                 continue
             elif prev.get("s") in ("call_fn", "eval") and not mentions(prev, target) or _plain_loop(prev, target):

@@ -27,7 +27,7 @@ after the switch is the case's, as if the case always ran.  So after the switch:
 * a function called there as a statement has been inlined by p4c (``p_1 = arg; ..; arg = p_1;``),
   so its out/inout arguments read what the body leaves in the parameter: the value it was last
   given, in the caller's terms, or -- after a join -- the parameter's own variable, a control local
-  here that stays zero where the case did not run (fuzz_exprs seed 11091, :func:`_call_copies`);
+  here that stays zero where the case did not run (fuzz_exprs seed 11091, :func:`.call_copies.call_copies`);
 * a ``return`` there sets RemoveReturns' flag for good (``elab_common.live_prefix``).
 
 Two cases, or ``21: 22:``, are joined properly; a switch on ``action_run`` is not affected.
@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import copy
 
+from .call_copies import call_copies
 from .elab_common import has_call, ir_dicts, ir_replace
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
 from .dead_reads import drop_dead_field_stores
@@ -129,7 +130,7 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None) -> 
     ``returns`` when the case's straight-line part ends in a ``return``; ``copies`` -- path ->
     the value that part last assigns it, for :func:`propagate_copies`.  A function called there
     as a statement (``fn_of``: its record by generated name) copies its out/inout arguments back
-    (:func:`_call_copies`); where that value is the inlined parameter's variable, ``fresh(t)``
+    (:func:`.call_copies.call_copies`); where that value is the inlined parameter's variable, ``fresh(t)``
     gives a control local standing for it, assigned after the call.  ``elem_of``: a stack type's
     element type (whole-stack copies and the case's locals: :mod:`.stack_copies`)."""
     body = sw["cases"][0]["body"]
@@ -170,12 +171,15 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None) -> 
             if _mux_of(val).get("op") == "cond" and fresh is not None and st.get("s") == "assign" and dest is not None \
                     and st["l"].get("op") != "slice" and not has_call(val):
                 val = _mux_temporary(st, val, fresh(_mux_of(val)["t"]), parents[id(st)])
+        before = dict(avail)   # (a call's copy-in `p_1 = arg` reads the values before it)
         for p in [p for p, v in avail.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
             del avail[p]
         for p in [p for p, items in tuples.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(items))]:
             del tuples[p]
         if st.get("s") == "call_fn" and fn_of is not None and fresh is not None:
-            for path, (t, val) in _call_copies(st, fn_of(st["fn"]), fold, avail).items():
+            rec = fn_of(st["fn"])
+            flat_fn = None if rec is None or rec.get("body") is None else _straight(rec["body"], fold, [])
+            for path, (t, val) in call_copies(st, rec, flat_fn, before).items():
                 if val is None:   # (the parameter's variable: 0 on BMv2 where the case did not run)
                     val = fresh(t)
                     lst = parents[id(st)]
@@ -234,7 +238,6 @@ def _root(path: str) -> str:
     return path.split(".")[0].split("[")[0]
 
 
-_SCALAR = ("bit", "int", "bool")
 _PATH_OPS = ("var", "field", "stack_idx")
 
 
@@ -281,99 +284,6 @@ def _whole_step(st: dict, path: str, w: dict) -> tuple:
     put, n = whole_operands(st, path, w["v"])   # (a function's `in` argument, an arm of `?:`)
     ends = _whole_uses(st, (path, src)) > (1 if exact else 0) + n or may_write(st, path) or may_write(st, src)
     return (dict(put, **{key: dict(w["v"])}) if exact else put), ends
-
-
-def _returns_before_last(x: dict) -> bool:
-    """A ``for (.. in {..})`` over two values or more whose body may return: p4c's spelling has
-    the loop unrolled, so the last pass runs under RemoveReturns' flag (fuzz_exprs seed 11091)."""
-    return x.get("s") == "for_in" and isinstance(x.get("values"), list) and len(x["values"]) > 1 and \
-        any(d.get("s") == "return" for d in ir_dicts(x["body"]))
-
-
-def _call_copies(st: dict, rec: dict | None, fold, outer: dict) -> dict:
-    """What p4c's LocalCopyPropagation holds for the out/inout arguments of function call ``st``
-    after it (p4c has inlined the body: ``p_1 = arg; ...body...; arg = p_1;``; probes measured on
-    p4c's mid end): path -> (type, value), the value None where it is the parameter's variable
-    (a write after a join -- an ``if``, or anything after a conditional ``return``, which
-    RemoveReturns puts under a flag), else the expression the body's straight-line part leaves in
-    it, in the caller's terms (the in-arguments put in for the parameters).  Left out (the
-    argument's copy simply ends): anything this does not follow (loops, switches and calls that
-    write it, p4c may know its value), a value reading the function's own variables or another
-    out/inout argument, non-scalar arguments.  ``outer``: the case's copies before the call."""
-    if rec is None or rec.get("body") is None:
-        return {}
-    params = rec["params"]
-    args = st["args"]
-    mine = {p["py"] for p in params} | {d.get("n") for d in ir_dicts(rec["body"]) if d.get("s") == "decl"}
-    outs = {}
-    for p, a in zip(params, args):
-        path = ir_path(a["e"]) if a.get("dir") in ("out", "inout") else None
-        if path is not None and "[*]" not in path and a["e"].get("op") != "slice" and \
-                (p["t"] or [None])[0] in _SCALAR and p["t"] == a["e"].get("t"):
-            outs[p["py"]] = (path, p["t"])
-    if not outs:
-        return {}
-    written = [ir_path(a["e"]) for a in args if a.get("dir") in ("out", "inout")]
-    avail: dict = {}
-    for p, a in zip(params, args):   # (the copy-in `p_1 = arg`, with the case's copies put in)
-        if p["dir"] in ("in", "inout") and (p["t"] or [None])[0] in _SCALAR and not has_method_call(a["e"]):
-            val = a["e"]
-            for q, v in outer.items():
-                val = put_path(val, q, v)
-            avail[p["py"]] = val
-    ghost: set = set()
-    joined = False   # (a return may have happened: the rest is under RemoveReturns' flag)
-    for x in _straight(rec["body"], fold, []):
-        if x.get("s") == "return":
-            break
-        if x.get("s") == "assign":
-            dest, val = ir_path(x["l"]), x["r"]
-        elif x.get("s") == "decl" and x.get("init") is not None:
-            dest, val = x["n"], x["init"]
-        else:
-            dest = val = None
-        if val is not None:
-            for q, v in avail.items():
-                val = put_path(val, q, v)
-        for q in [q for q, v in avail.items() if may_write(x, q) or any(may_write(x, r) for r in path_reads(v))]:
-            del avail[q]
-        hit = [q for q in outs if may_write(x, q)]
-        plain = dest in outs and not joined and x.get("s") == "assign" and x["l"].get("op") == "var"
-        for q in hit:
-            if plain and q == dest:
-                continue
-            if joined or x.get("s") == "if" or (x.get("s") == "assign" and q == dest) or _returns_before_last(x):
-                ghost.add(q)
-            else:
-                ghost.discard(q)
-                outs[q] = None   # (not followed: p4c may know a value)
-        if plain and not has_method_call(val) and val.get("op") not in ("list", "mk") \
-                and not any(overlap(r, dest) for r in path_reads(val)):
-            ghost.discard(dest)
-            avail[dest] = val
-        elif plain:
-            ghost.add(dest)
-        elif dest is not None and dest not in outs and "." not in dest and "[" not in dest and \
-                not joined and x.get("s") in ("assign", "decl") and not has_method_call(val) and \
-                val.get("op") not in ("list", "mk") and not any(overlap(r, dest) for r in path_reads(val)):
-            avail[dest] = val   # (a local of the function: its copy goes on into what reads it)
-        if any(d.get("s") == "return" for d in ir_dicts(x)):
-            joined = True
-    out = {}
-    for q, got in outs.items():
-        if got is None:
-            continue
-        path, t = got
-        if q in avail:
-            val = avail[q]
-            reads = path_reads(val)
-            if any(r.split(".")[0].split("[")[0] in mine or r == q for r in reads) or \
-                    any(w is None or overlap(w, r) for w in written for r in reads):
-                continue
-            out[path] = (t, val)
-        elif q in ghost:
-            out[path] = (t, None)
-    return out
 
 
 def _tuple_elements(x, tuples: dict):
@@ -545,6 +455,7 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             if val.get("op") == "whole":
                 continue
             if may_write(st, path) or any(may_write(st, r) for r in path_reads(val)):
+                out.extend(_copy_in(st, path, val))
                 if st.get("s") == "assign" and _names(st["r"], path) and not _init_kills(st, path, val):
                     st = dict(st, r=put_path(st["r"], path, val))
                 del copies[path]
@@ -552,6 +463,21 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
                 st = put_path(st, path, val)
         out.append(st)
     return out
+
+
+def _copy_in(st: dict, path: str, val: dict) -> list:
+    """A function called by statement ``st`` or inside its value with ``path`` as an ``inout`` argument:
+    p4c has inlined it, its copy-in reads the copy, the copy-back writes the path -- here the
+    path is given the copy's value first (``[path = val]``; fuzz_exprs seed 18175).  Only where
+    the call surely runs (no ``?:``, ``&&``, ``||`` in ``st``); else nothing."""
+    if any(d.get("op") == "cond" or d.get("o") in ("&&", "||") for d in ir_dicts(st)):
+        return []
+    for d in ir_dicts(st):
+        if (d.get("op") == "call_fn_out" or d.get("s") == "call_fn") and any(a.get("dir") == "inout" and ir_path(a["e"]) == path
+                                                 and a["e"].get("op") in _PATH_OPS for a in d["args"]):
+            lv = next(a["e"] for a in d["args"] if a.get("dir") == "inout" and ir_path(a["e"]) == path)
+            return [{"s": "assign", "l": dict(lv), "r": dict(val)}]
+    return []
 
 
 def _past_call(copies: dict, body: list | None) -> None:
