@@ -1,0 +1,26 @@
+"""Programs found by helper errs24 (issue #15): the open items of errs23's probe sweep (kept in
+/work/errs23 and /work/errs24, outside the repository), each decided by real p4c 1.2.4.8 and
+simple_switch_grpc.
+
+``CASES``: programs p4c accepts that checkmate-p4c refused.
+"""
+from .base import case, varbit_program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+_VB_FRAMES = [(1, bytes.fromhex("000000000002000000000001") + b"\x12\x34" + bytes([n]) + bytes(range(1, 9)) + b"\x77")
+              for n in (0, 8, 16, 24)]
+
+# A list initializer (or a local's) for a header with a varbit field: p4c writes add_header, then
+# the fields one at a time (assign_VL for the varbit: its bits and its length); one that reads the
+# header itself goes through a temporary p4c never makes valid (assign_header from it: the header
+# ends invalid).  checkmate-p4c refused "type mismatch: expected bit<32>, got varbit" (/work/errs23
+# c_vb_init_list: `hdr.v2 = { 1, hdr.v2.v }`)
+CASES.append(case("errs24_varbit_header_list_initializer", CAT, varbit_program(
+    "    apply {\n        sm.egress_spec = 1;\n"
+    "        if (hdr.len.n == 8) { hdr.x = { hdr.x.v }; }\n"
+    "        else if (hdr.len.n == 16) { hdr.y = { hdr.x.v }; }\n"
+    "        else if (hdr.len.n == 24) { hdr.y = { v = hdr.x.v }; hdr.x.setInvalid(); }\n"
+    "        else { vb_t t = { hdr.y.v }; hdr.x = t; }\n    }"), frames=_VB_FRAMES))
