@@ -4,7 +4,7 @@ simple_switch_grpc.
 
 ``CASES``: programs p4c accepts that checkmate-p4c refused.
 """
-from .base import case, varbit_program
+from .base import case, H, program, varbit_program
 
 CAT = "front end (p4c-compatible)"
 
@@ -24,3 +24,16 @@ CASES.append(case("errs24_varbit_header_list_initializer", CAT, varbit_program(
     "        else if (hdr.len.n == 16) { hdr.y = { hdr.x.v }; }\n"
     "        else if (hdr.len.n == 24) { hdr.y = { v = hdr.x.v }; hdr.x.setInvalid(); }\n"
     "        else { vb_t t = { hdr.y.v }; hdr.x = t; }\n    }"), frames=_VB_FRAMES))
+
+# clone() whose CloneType is an action's (or a function's) parameter, the action called directly
+# with a member or a constant, also through another action: p4c inlines each call and its
+# constant propagation gives the clone its type; checkmate-p4c refused "expected a CloneType
+# member" (/work/errs23 g_clone_ct_param_action; probes /work/errs24/c)
+CASES.append(case("errs24_clone_type_from_an_action_parameter", CAT, program(
+    "        if (hdr.h.a == 1) { a(CloneType.I2E, 5); } else if (hdr.h.a == 2) { b(GCT); }\n"
+    "        else if (hdr.h.a == 3) { f(CloneType.I2E); }\n",
+    top="const CloneType GCT = CloneType.I2E;\n"
+        "void f(in CloneType t) { clone(t, 32w5); }\n",
+    ingress_decls="    action a(CloneType ct, bit<32> s) { clone(ct, s); hdr.h.b = 1; }\n"
+                  "    action b(CloneType c) { a(c, 32w5); hdr.h.c = 3; }\n"),
+    frames=[(1, H(a, 1, 2, 3)) for a in range(4)], clones={5: ([(3, 0)], 0)}))
