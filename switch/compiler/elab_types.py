@@ -428,10 +428,12 @@ class TypeRules:
         vt = self.__dict__.get("dropped_varbit_fields", {}).get((struct, n.name))
         if vt is None:
             return None
-        if self.__dict__.get("user_meta_type") != ["struct", struct]:   # (a local struct's: p4c's JSON loads;
-            # the embedded target keeps varbits in headers only -- test_used_only_errors)
-            raise E(n.get("name_loc", n.loc), f"struct {struct} field {n.name}: varbit fields are only supported in "
-                                              "headers (and the user metadata) by the embedded target")
+        if self.__dict__.get("user_meta_type") != ["struct", struct]:
+            # a local struct's (p4c: a metadata header instance of the struct, which simple_switch
+            # runs; errs24): the struct value holds a box of its own (bits and length), read and
+            # written as a varbit local is, through its field `v` (runtime.gen_types: varbit_boxes)
+            box = {"op": "field", "base": base, "f": pyname(n.name), "t": vt}
+            return {"op": "field", "base": box, "f": "v", "t": vt}, vt
         self.load_refusal(n.get("name_loc", n.loc), f"struct {struct} field {n.name}: a varbit field outside a header: "
                           "Invalid reference to object of type 'header' (simple_switch refuses p4c's JSON)")
         return {"op": "field", "base": base, "f": pyname(n.name), "t": vt}, vt

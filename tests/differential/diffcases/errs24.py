@@ -37,3 +37,18 @@ CASES.append(case("errs24_clone_type_from_an_action_parameter", CAT, program(
     ingress_decls="    action a(CloneType ct, bit<32> s) { clone(ct, s); hdr.h.b = 1; }\n"
                   "    action b(CloneType c) { a(c, 32w5); hdr.h.c = 3; }\n"),
     frames=[(1, H(a, 1, 2, 3)) for a in range(4)], clones={5: ([(3, 0)], 0)}))
+
+# A varbit field of a local struct (read, written, the struct copied, passed to an action): p4c
+# makes the local a metadata header instance of the struct (assign_VL into and out of it), which
+# simple_switch runs; checkmate-p4c refused "varbit fields are only supported in headers (and the
+# user metadata) by the embedded target" (/work/errs23 open item; probes /work/errs24/s, s2)
+CASES.append(case("errs24_varbit_field_of_a_local_struct", CAT, varbit_program(
+    "    action b(in vs_t q) { hdr.y.v = q.a; }\n"
+    "    apply {\n        sm.egress_spec = 1;\n"
+    "        vs_t s; s.l = hdr.len.n; s.a = hdr.x.v;\n"
+    "        vs_t t = s;\n"
+    "        if (hdr.len.n == 8) { s.a = hdr.y.v; }\n"
+    "        hdr.x.v = hdr.y.v;\n"
+    "        hdr.y.v = s.a;\n"
+    "        if (hdr.len.n == 16) { hdr.x.v = t.a; } else if (hdr.len.n == 24) { b(t); }\n    }",
+    top="struct vs_t { bit<8> l; varbit<32> a; }\n"), frames=_VB_FRAMES))
