@@ -405,7 +405,10 @@ class TypeRules:
             # a header_union is a struct of headers of which at most one is valid
             self.structs[d.name] = {"fields": [[n, t] for n, t, _ in fields],
                                     "union": d.kind == "header_union",
-                                    "field_annos": {n: annos for n, _, annos in fields}}
+                                    "field_annos": {n: annos for n, _, annos in fields},
+                                    # (its varbit fields, left out above: a local's are boxes, errs24)
+                                    **({"varbit_boxes": True} if any(k[0] == d.name for k in self.__dict__.get(
+                                        "dropped_varbit_fields", {})) else {})}
             for n, t, annos in fields:
                 for a in annos or ():
                     if a[0] == "field_list":

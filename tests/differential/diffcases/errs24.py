@@ -44,11 +44,12 @@ CASES.append(case("errs24_clone_type_from_an_action_parameter", CAT, program(
 # user metadata) by the embedded target" (/work/errs23 open item; probes /work/errs24/s, s2)
 CASES.append(case("errs24_varbit_field_of_a_local_struct", CAT, varbit_program(
     "    action b(in vs_t q) { hdr.y.v = q.a; }\n"
+    "    action c() { vs_t w; w.l = 1; w.a = hdr.x.v; b(w); if (hdr.len.n == 0) { w.l = 2; } hdr.len.n = w.l; }\n"
     "    apply {\n        sm.egress_spec = 1;\n"
     "        vs_t s; s.l = hdr.len.n; s.a = hdr.x.v;\n"
     "        vs_t t = s;\n"
     "        if (hdr.len.n == 8) { s.a = hdr.y.v; }\n"
     "        hdr.x.v = hdr.y.v;\n"
     "        hdr.y.v = s.a;\n"
-    "        if (hdr.len.n == 16) { hdr.x.v = t.a; } else if (hdr.len.n == 24) { b(t); }\n    }",
+    "        if (hdr.len.n == 16) { hdr.x.v = t.a; } else if (hdr.len.n == 24) { b(t); } else { c(); }\n    }",
     top="struct vs_t { bit<8> l; varbit<32> a; }\n"), frames=_VB_FRAMES))
