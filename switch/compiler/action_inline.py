@@ -193,11 +193,12 @@ def copyable(t: list, structs: dict, top: bool = True) -> bool:
     (p4c keeps ``q = hdr.h`` whole: Predication writes ``q = c ? hdr.h : q``, BMv2's
     ``assign_header`` of a Mux), a varbit value (predicated, an ``assign_VL`` of a Mux, on which
     simple_switch dies: predication.VARBIT_DIES), a struct of bit/int/bool values and headers
-    (CopyStructures copies it field by field)."""
+    (CopyStructures copies it field by field; not one with a varbit field, as a varbit inside a
+    struct is not: its box, ``varbit_boxes``, is outside the struct's ``fields``)."""
     if t[0] in _SCALARS or t[0] == "header" or (t[0] == "varbit" and top):
         return True
     st = structs.get(t[1]) if t[0] == "struct" else None
-    return st is not None and not st.get("union") and all(copyable(ft, structs, False) for _f, ft in st["fields"])
+    return st is not None and not st.get("union") and not st.get("varbit_boxes") and all(copyable(ft, structs, False) for _f, ft in st["fields"])
 
 
 def struct_copy(dst: dict, src: dict, structs: dict) -> list:

@@ -13,6 +13,7 @@ from .direct_apply import applied_table, listed_object
 from .errors import P4CompileError
 
 ALGO = ["enum", "HashAlgorithm"]
+CLONE_TYPE = ["enum", "CloneType"]
 
 
 class CallRules:
@@ -109,11 +110,15 @@ class CallRules:
         elif not self.ctx.get("dead"):
             self.note_action_call(loc, what)
 
-    # -- a HashAlgorithm parameter given to hash() (p4c: inlining makes it one constant) ---------
+    # -- a HashAlgorithm parameter given to hash(), a CloneType one to clone() (p4c: inlining
+    # makes it one constant) -----------------------------------------------------------------
     def note_algo_param(self, var_ir: dict, param: dict) -> None:
-        """Remember that ``var_ir`` (a scope variable) is the HashAlgorithm parameter ``param``
-        of an action, function or control: hash() may take it (see :meth:`hash_algorithm`)."""
-        if var_ir.get("t") == ALGO:
+        """Remember that ``var_ir`` (a scope variable) is the HashAlgorithm or CloneType parameter
+        ``param`` of an action, function or control: hash() or clone() may take it (see
+        :meth:`hash_algorithm`, :meth:`clone_type`)."""
+        if var_ir.get("t") == CLONE_TYPE:   # (an action's is held as bit<32>: its "t" says no enum)
+            self.__dict__.setdefault("clone_params", {})[id(param)] = []   # clone()s taking it: (name, loc, arg loc)
+        if var_ir.get("t") in (ALGO, CLONE_TYPE):
             self.__dict__.setdefault("algo_params", {})[id(var_ir)] = (var_ir, param)
 
     def _algo_param(self, n: Node, scope):
@@ -145,6 +150,32 @@ class CallRules:
             names[v] = custom_crc(m)
         return {"dyn": self.expr(n, scope)[0], "names": names}
 
+    def clone_type(self, n: Node, scope, name: str, loc):
+        """clone()'s CloneType: a member's name, or None for a CloneType parameter of the enclosing
+        action or function (``action a(CloneType ct) { clone(ct, 5); }``, errs23's open item): p4c
+        inlines each call and its constant propagation gives the clone the argument there, so
+        :meth:`check_algo_arg` judges each call's argument, with the ingress/egress check of
+        ``clone_type_check`` at this clone (the runtime's clone does not depend on the type)."""
+        try:
+            return self.enum_member(n, "CloneType", scope)
+        except P4CompileError:
+            p = self._algo_param(n, scope)
+            if p is None:
+                raise
+        p["algo_dyn"] = True
+        self.clone_params[id(p)].append((name, loc, n.loc))
+        return None
+
+    def clone_param_error(self, p: dict, table: str, action: str):
+        """The error of a table listing an action whose directionless CloneType parameter ``p``
+        reaches a clone(): p4c's, at the clone's argument (None for any other parameter)."""
+        checks = self.__dict__.get("clone_params", {}).get(id(p))
+        if not checks:
+            return None
+        return E(checks[0][2], f"{p['name']}: must be a constant on this target. Are you using an up-to-date "
+                               f"v1model.p4? (p4c: table {table} lists action {action}, whose parameter "
+                               f"{p['name']} the control plane sets)")
+
     def check_algo_arg(self, p: dict, arg: Node, scope, kind: str) -> None:
         """The argument of a HashAlgorithm parameter that reaches a hash(): a constant, as p4c
         needs once it has inlined the call, or the caller's own such parameter (then its
@@ -156,17 +187,24 @@ class CallRules:
         outer = self._algo_param(arg, scope)
         if outer is not None:
             outer["algo_dyn"] = True
+            if id(outer) in self.__dict__.get("clone_params", {}):
+                self.clone_params[id(outer)] += self.clone_params.get(id(p), [])
             return
+        clones = self.__dict__.get("clone_params", {}).get(id(p))
+        enum = "HashAlgorithm" if clones is None else "CloneType"
         ent = scope.lookup(arg.name) if arg.kind == "name" else None
         if not (kind == "action" and ent is not None and ent[0] == "var"):
             try:
-                self.enum_member(arg, "HashAlgorithm", scope)
-                return
+                member = self.enum_member(arg, enum, scope)
             except P4CompileError:
                 pass
-        raise E(arg.loc, f"{expr_text(arg)}: the HashAlgorithm given to {kind} parameter '{p['name']}' (used by "
-                         "hash()) is chosen at run time (p4c: Unimplemented compiler support: type not yet "
-                         "handled on this target)")
+            else:
+                for name, loc, _ in clones or ():
+                    self.clone_type_check(name, member, self.ctx.get("role"), loc)
+                return
+        raise E(arg.loc, f"{expr_text(arg)}: the {enum} given to {kind} parameter '{p['name']}' (used by "
+                         f"{'clone' if enum == 'CloneType' else 'hash'}()) is chosen at run time (p4c: Unimplemented "
+                         "compiler support: type not yet handled on this target)")
 
     def function_in_action(self, f: dict, loc) -> None:
         """A call of function ``f``: its body's method/extern calls as if written here."""

@@ -672,7 +672,7 @@ class ExternRules:
         if name in ("clone", "clone3", "clone_preserving_field_list"):
             role = self.ctx.get("role")
             self.ingress_or_egress_only(name, role, loc)
-            ctype = self.enum_member(args[0], "CloneType", scope) if args else None
+            ctype = self.clone_type(args[0], scope, name, loc) if args else None   # (None: a parameter's)
             if name == "clone":
                 nargs(2)
                 fl = None   # no field list (0 is a list index of its own)

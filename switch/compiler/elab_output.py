@@ -353,7 +353,11 @@ class OutputRules:
             "program": self.program,
             "headers": self.headers,
             "structs": {n: {"fields": [[pyname(f), t] for f, t in s["fields"]],
-                            "p4_fields": [f for f, _ in s["fields"]]} for n, s in self.structs.items()},
+                            "p4_fields": [f for f, _ in s["fields"]],
+                            # a varbit field (left out of "fields": elab_types) of a local: a box (errs24)
+                            **({"varbit_boxes": vb} if (vb := [[pyname(f), t] for (sn, f), t in self.__dict__.get(
+                                "dropped_varbit_fields", {}).items() if sn == n]) else {})}
+                        for n, s in self.structs.items()},
             "header_fields": {n: [pyname(f) for f, _, _ in h["fields"]] for n, h in self.headers.items()},
             "errors": self.errors,
             "enums": {n: {"base": e["base"], "members": e["members"], **({"typedef_base": e["typedef_base"]} if e.get("typedef_base") else {})}

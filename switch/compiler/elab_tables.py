@@ -297,6 +297,8 @@ class TableRules:
                 if not p["dir"] and p.get("default") is not None:   # (p4c names the parameter)
                     raise E(p.get("loc") or a.loc, f"table {q}: parameter {p['name']} of action {a.name} has a default value, "
                                    "but it is set by the control plane (p4c: it cannot be bound)")
+                if not p["dir"] and (err := self.clone_param_error(p, q, a.name)) is not None:
+                    raise err
                 if not p["dir"] and p.get("algo_dyn"):
                     raise E(a.loc, f"table {q}: parameter {p['name']} of action {a.name} is the HashAlgorithm of "
                                    "a hash(), set by the control plane: a run-time algorithm (p4c 1.2.4.8: "

@@ -405,7 +405,10 @@ class TypeRules:
             # a header_union is a struct of headers of which at most one is valid
             self.structs[d.name] = {"fields": [[n, t] for n, t, _ in fields],
                                     "union": d.kind == "header_union",
-                                    "field_annos": {n: annos for n, _, annos in fields}}
+                                    "field_annos": {n: annos for n, _, annos in fields},
+                                    # (its varbit fields, left out above: a local's are boxes, errs24)
+                                    **({"varbit_boxes": True} if any(k[0] == d.name for k in self.__dict__.get(
+                                        "dropped_varbit_fields", {})) else {})}
             for n, t, annos in fields:
                 for a in annos or ():
                     if a[0] == "field_list":
@@ -428,10 +431,12 @@ class TypeRules:
         vt = self.__dict__.get("dropped_varbit_fields", {}).get((struct, n.name))
         if vt is None:
             return None
-        if self.__dict__.get("user_meta_type") != ["struct", struct]:   # (a local struct's: p4c's JSON loads;
-            # the embedded target keeps varbits in headers only -- test_used_only_errors)
-            raise E(n.get("name_loc", n.loc), f"struct {struct} field {n.name}: varbit fields are only supported in "
-                                              "headers (and the user metadata) by the embedded target")
+        if self.__dict__.get("user_meta_type") != ["struct", struct]:
+            # a local struct's (p4c: a metadata header instance of the struct, which simple_switch
+            # runs; errs24): the struct value holds a box of its own (bits and length), read and
+            # written as a varbit local is, through its field `v` (runtime.gen_types: varbit_boxes)
+            box = {"op": "field", "base": base, "f": pyname(n.name), "t": vt}
+            return {"op": "field", "base": box, "f": "v", "t": vt}, vt
         self.load_refusal(n.get("name_loc", n.loc), f"struct {struct} field {n.name}: a varbit field outside a header: "
                           "Invalid reference to object of type 'header' (simple_switch refuses p4c's JSON)")
         return {"op": "field", "base": base, "f": pyname(n.name), "t": vt}, vt

@@ -188,12 +188,16 @@ class ValueRules:
 
     def header_p4_fields(self, hname: str) -> list:
         """A header's fields as the program declares them: a struct field (stored as its leaves
-        ``f__sub``) is one ``[f, ["struct", S]]``."""
+        ``f__sub``) is one ``[f, ["struct", S]]``, a varbit field ``[f, ["varbit", N]]`` (held as
+        its bit<N> maximum, typed as the field access types it: ``{ 1, hdr.v.v }``, errs24)."""
         out = []
+        varbits = self.headers[hname].get("varbits") or ()
         for f, w, sg in self.headers[hname]["fields"]:
             view = next(((v, s) for (h, v), s in self.header_views.items()
                          if h == hname and f.startswith(v + "__")), None)
-            if view is None and (hname, f) in getattr(self, "bool_header_fields", ()):
+            if f in varbits:
+                out.append([f, ["varbit", w]])
+            elif view is None and (hname, f) in getattr(self, "bool_header_fields", ()):
                 out.append([f, BOOL])   # stored in one bit: the value is cast (make_value)
             elif view is None:
                 out.append([f, self.header_field_type(hname, f, w, sg)])

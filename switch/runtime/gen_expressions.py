@@ -119,7 +119,7 @@ class ExpressionGen:
             return f"H_{t[1]}()"
         if op == "mk":
             cls = ("H_" if t[0] == "header" else "S_") + t[1]
-            vals = ", ".join(self.x(v) for v in e["vals"])
+            vals = ", ".join(self.copy_in(v, v["t"]) if v["t"][0] == "varbit" else self.x(v) for v in e["vals"])
             return f"_mk({cls}, {tuple(e['fields'])!r}, ({vals}{',' if len(e['vals']) == 1 else ''}))"
         if op == "mk_stack":   # a header stack built from its elements (lookahead<S>(), a list)
             cls = f"S_{t[1]}" if t[1] in self.ir["structs"] else f"H_{t[1]}"   # (a stack of unions: structs)

@@ -74,8 +74,14 @@ def _sat(v, lo, hi):
 
 
 def _mk(cls, names, vals):
+    """A header or struct value from its fields' values; a varbit field's value comes as a box
+    (:func:`_vb_in`): the header takes its bits and its length (p4c's ``assign_VL``)."""
     o = cls()
     for n, v in zip(names, vals):
+        if isinstance(v, _VB) and hasattr(o, "_vb"):
+            setattr(o, n, v.v)
+            o._vb = v._vb
+            continue
         setattr(o, n, v.copy() if hasattr(v, "copy") else v)
     if hasattr(o, "_v"):
         o._v = True

@@ -47,7 +47,7 @@ class TypeGen:
             self.emit(0, "")
         for name, s in self.ir["structs"].items():
             cls = f"S_{name}"
-            fields = s["fields"]
+            fields = s["fields"] + s.get("varbit_boxes", [])   # (a local's varbit field: a _VB box)
             self.emit(0, f"class {cls}:")
             self.emit(1, f"__slots__ = ({', '.join(repr(f) for f, _ in fields)}{',' if len(fields) == 1 else ''})")
             self.emit(1, "def __init__(self):")
@@ -58,7 +58,7 @@ class TypeGen:
             self.emit(1, "def copy(self):")
             self.emit(2, f"c = {cls}.__new__({cls})")
             for f, t in fields:
-                if t[0] in ("header", "struct", "stack"):
+                if t[0] in ("header", "struct", "stack", "varbit"):
                     self.emit(2, f"c.{f} = self.{f}.copy()")
                 else:
                     self.emit(2, f"c.{f} = self.{f}")

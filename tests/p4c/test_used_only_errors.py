@@ -61,15 +61,14 @@ def test_bool_action_parameter_only_in_directly_called_actions():
     assert ei.value.loc.line == line_of(text, "action a(bool c)")[0]
 
 
-def test_varbit_struct_field_is_refused_only_when_used():
-    # p4c accepts a varbit field of a struct; the embedded target keeps varbits in headers only
+def test_varbit_struct_field_of_a_local():
+    # p4c accepts a varbit field of a struct, and of a local one its JSON runs on simple_switch (a
+    # metadata header instance): the struct value holds a box of its own (errs24; it was the
+    # embedded target's refusal once used; the user metadata's is a load refusal: test_load_refused2)
     compile_source(program(top="struct vs_t { varbit<8> v; bit<8> b; }\n", locals="    vs_t keep;",
                            body="        keep.b = 1; hdr.h.a = keep.b;"), "vs.p4")
-    text = program(top="struct vs_t { varbit<8> v; bit<8> b; }\n", locals="    vs_t keep; vs_t other;",
-                   body="        keep.v = other.v;")
-    with pytest.raises(P4CompileError) as ei:
-        compile_source(text, "vs.p4")
-    assert "varbit" in ei.value.message and ei.value.loc.line == line_of(text, "keep.v")[0]
+    compile_source(program(top="struct vs_t { varbit<8> v; bit<8> b; }\n", locals="    vs_t keep; vs_t other;",
+                           body="        keep.v = other.v;"), "vs.p4")
 
 
 def test_checksum_control_may_apply_a_control_of_update_checksum_calls_only():
