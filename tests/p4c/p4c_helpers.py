@@ -54,6 +54,21 @@ def assert_rejected_on_line(src: str, needle: str, msg: str, twin: str) -> None:
     compile_source(twin, "twin.p4")
 
 
+def assert_refused_as_p4c(src: str, culprit: str, words: str, tmp_path) -> None:
+    """checkmate-p4c refuses ``src`` at the line of ``culprit`` (``prog.p4:LINE:``) with an error
+    matching ``words``; with p4c installed, p4c refuses it too."""
+    import re
+
+    import pytest
+
+    from switch.compiler import P4CompileError, compile_source
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(src, "prog.p4")
+    line, _ = line_of(src, culprit)
+    assert str(ei.value).startswith(f"prog.p4:{line}:") and re.search(words, str(ei.value)), str(ei.value)
+    assert p4c_accepts(src, tmp_path) in (None, False), "p4c accepts it"
+
+
 def p4c_accepts(text: str, tmp_path) -> bool | None:
     """Real p4c's verdict on ``text`` (True: it compiles), None when p4c is not installed --
     so a test can also check that a program it calls valid or invalid is so for p4c."""

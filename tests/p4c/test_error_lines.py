@@ -4,12 +4,9 @@ the error is p4c's (``file:line:col`` of the culprit) and its message matches th
 with p4c on PATH p4c refuses each too.  Each failed before."""
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from p4c_helpers import line_of, p4c_accepts, program
-from switch.compiler import P4CompileError, compile_source
+from p4c_helpers import assert_refused_as_p4c, program
 
 _TWO_T = "void twoT<A, B>(out A a, in B b) { a = (A)b; }\nvoid sw<T>(inout T a, inout T b) { T t = a; a = b; b = t; }"
 _UE = "extern UE { UE(); T get<T>(); void put<T>(in T v); }"
@@ -160,9 +157,4 @@ CASES = {
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_refused_at_p4c_line(name, tmp_path):
-    src, culprit, words = CASES[name]
-    with pytest.raises(P4CompileError) as ei:
-        compile_source(src, "prog.p4")
-    line, _ = line_of(src, culprit)
-    assert str(ei.value).startswith(f"prog.p4:{line}:") and re.search(words, str(ei.value)), str(ei.value)
-    assert p4c_accepts(src, tmp_path) in (None, False), "p4c accepts it"
+    assert_refused_as_p4c(*CASES[name], tmp_path)
