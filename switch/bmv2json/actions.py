@@ -86,14 +86,14 @@ class PrimitiveGen:
             # a header, a stack as a "header_stack" (a hash's result; fuzz_mutants seed 1907):
             # simple_switch loads it and dies executing it (actions.h: "tag == ActionParam::FIELD",
             # "Default switch case should not be reachable"); the packet is dropped there, as
-            # checkmate-p4c's build does (elab_statements.bmv2_dies)
+            # checkmate-p4c's build does (elab_object_calls.bmv2_dies)
             return [{"s": "assert", "c": bool_const(False),
                      "where": f"{at}: a header as a field or value (simple_switch dies executing it)"}]
         if any(i < len(a) and _stack_field(a[i]) for i in _HEADER_AT.get(op, ())):
             # `hs.next.setValid()`, `hs.next = x` in a parser state: p4c writes a "stack_field" ["hs",
             # "next"] where the primitive takes a header; simple_switch loads it and dies executing it
             # (actions.h: "Default switch case should not be reachable") -- dropped there, as
-            # checkmate-p4c's build does (elab_statements.bmv2_dies; helper errs22's open item, opens5)
+            # checkmate-p4c's build does (elab_object_calls.bmv2_dies; helper errs22's open item, opens5)
             return [{"s": "assert", "c": bool_const(False), "not_extern": True,
                      "where": f"{at}: a stack field as a header (simple_switch dies executing it)"}]
         if op == "assign":

@@ -561,7 +561,7 @@ class BlockRules:
             if not is_bits(vt) and not struct_cells:
                 raise E(t.args[0].loc, "register values must be bit<N>/int<N> or a serializable enum")
             if struct_cells:   # (p4c's back end refuses the instance, unless a read is refused first:
-                # elab_statements.object_call, ElabOutput.finish; measured by helper opens2)
+                # elab_object_calls.object_call, ElabOutput.finish; measured by helper opens2)
                 err = E(d.loc, f"{q}: Only registers with bit or int types are currently supported (p4c)")
                 err.after_type_checking = True
                 self.__dict__.setdefault("struct_register_errors", []).append(err)

@@ -123,7 +123,7 @@ class MatchKindStores:
         return self.back_end_error(*err) if pend is None else pend.append(err)
 
     def division_error(self, loc, message: str, deferred) -> None:
-        """A division by a constant other than a power of two (elab_expressions.binary): noted for
+        """A division by a constant other than a power of two (elab_binary.binary): noted for
         the store being judged, if any; else raised now, or (``deferred``: its IR, pending in
         const_index) left to the constant propagation."""
         ctx = getattr(self, "ctx", None) or {}

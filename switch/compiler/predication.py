@@ -58,7 +58,7 @@ class _Dies(Exception):
 
 
 #: what a predicated action that holds :class:`_Dies` runs first: the packet is dropped with a trace
-#: line, as checkmate-p4c's build does where simple_switch dies (elab_statements.bmv2_dies)
+#: line, as checkmate-p4c's build does where simple_switch dies (elab_object_calls.bmv2_dies)
 VARBIT_DIES = {"s": "assert", "c": {"op": "const", "v": False, "t": ["bool"]}, "not_extern": True,
                "where": "a varbit assignment under an if in an action (p4c predicates it into assign_VL of a ?:; "
                         "simple_switch dies executing it)"}

@@ -220,7 +220,7 @@ class Engine:
 
     def _parse(self, P, tr) -> bool:
         """Parser and checksum verification; False when a statement simple_switch dies on (a failed
-        ``assert``, elab_statements.bmv2_dies: a ``log_msg`` in a parser state) dropped the packet
+        ``assert``, elab_object_calls.bmv2_dies: a ``log_msg`` in a parser state) dropped the packet
         there -- it escaped the pipeline before (helper errs18's probe c_log_in_parser)."""
         try:
             self.parse(P)

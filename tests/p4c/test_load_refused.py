@@ -280,7 +280,7 @@ def test_checkmate_p4c_warns_that_bmv2_will_refuse_the_build(tmp_path, capsys):
 
 # Constructs p4c compiles and simple_switch 1.15.5 loads, then dies executing (the differential cases
 # show it: errs16_push_front_negative, errs15_log_msg_of_a_tuple_value): checkmate-switch drops the
-# packet there with a trace line (elab_statements.bmv2_dies); it ran them before (helper errs16).
+# packet there with a trace line (elab_object_calls.bmv2_dies); it ran them before (helper errs16).
 # name -> (program, the statement that dies)
 DIES = {
     "push_front_negative": (program(top="struct st_t { h_t[2] s; }", locals="    st_t v;",

@@ -17,7 +17,7 @@ CASES = []
 # loads it and dies on the first packet that executes it ("Conversion from negative integer to an
 # unsigned type", boost range_error; pop_front(-2) likewise).  checkmate-switch moved nothing and
 # forwarded the packet; it now drops it there with a trace line (the run-time death of
-# elab_statements.bmv2_dies).  P4Info compared only (BMv2 cannot run it).
+# elab_object_calls.bmv2_dies).  P4Info compared only (BMv2 cannot run it).
 _DIES = "simple_switch 1.15.5 dies executing a negative push_front/pop_front count (boost range_error)"
 CASES.append(case("errs16_push_front_negative", CAT, program("""
         hdr.s[0].setValid(); hdr.s[0].a = hdr.h.a; hdr.s[0].b = 1;

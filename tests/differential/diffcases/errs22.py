@@ -65,7 +65,7 @@ CASES.append(case("errs22_list_keyset_with_dots", CAT, program(
 # "stack_field" ["s", "next"]; simple_switch 1.15.5 loads it and dies on the first packet that gets
 # there (actions.h: "Default switch case should not be reachable"); checkmate-switch made s[nextIndex]
 # valid and forwarded the packet.  It now drops the packet there with a trace line
-# (elab_statements.bmv2_dies; /work/e22 pa a_stk_next_setvalid; tests/p4c/test_load_refused.py DIES).
+# (elab_object_calls.bmv2_dies; /work/e22 pa a_stk_next_setvalid; tests/p4c/test_load_refused.py DIES).
 # P4Info compared only (BMv2 cannot run it).
 _DIES = "simple_switch 1.15.5 dies executing hs.next.setValid() in a parser (actions.h: default switch case)"
 CASES.append(case("errs22_stack_next_set_valid_in_a_parser", CAT, program(
