@@ -175,9 +175,9 @@ LOADED = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(REFUSED))
-def test_compiled_and_the_build_refused(name):
-    text, where, words = REFUSED[name]
+def check_refused(text: str, where: str, words: str) -> None:
+    """checkmate-p4c compiles ``text`` and checkmate-switch refuses the build at ``where``'s position
+    with BMv2's ``words``."""
     cfg = compile_source(text, "prog.p4").device_config
     with pytest.raises(InvalidEntry) as ei:
         Pipeline(cfg)
@@ -185,9 +185,8 @@ def test_compiled_and_the_build_refused(name):
     assert f"prog.p4:{line}:{col}: " in str(ei.value) and words.split(":")[0] in str(ei.value), str(ei.value)
 
 
-@pytest.mark.parametrize("name", sorted(LOADED))
-def test_compiled_and_loaded(name):
-    Pipeline(compile_source(LOADED[name], "prog.p4").device_config)
+def check_loaded(text: str) -> None:
+    Pipeline(compile_source(text, "prog.p4").device_config)
 
 
 def _simple_switch_verdict(json_path, limit: float = 20.0) -> str | None:
@@ -216,9 +215,9 @@ def _simple_switch_verdict(json_path, limit: float = 20.0) -> str | None:
             proc.communicate()
 
 
-@pytest.mark.parametrize("name", sorted(REFUSED) + sorted(LOADED))
-def test_bmv2_decides(name, tmp_path):
-    text, words = (REFUSED[name][0], REFUSED[name][2]) if name in REFUSED else (LOADED[name], None)
+def check_bmv2_decides(text: str, words: str | None, tmp_path) -> None:
+    """simple_switch refuses p4c's JSON of ``text`` with ``words`` (loads it when None), and the
+    switch/bmv2json loader does the same."""
     if shutil.which("simple_switch") is None or p4c_accepts(text, tmp_path) is None:
         pytest.skip("needs real p4c and simple_switch on PATH")
     assert p4c_accepts(text, tmp_path), "p4c must compile the program"
@@ -361,9 +360,9 @@ DIES = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(DIES))
-def test_dies_executing_it_drops_the_packet(name):
-    text, stmt = DIES[name]
+def check_dies(text: str, stmt: str) -> None:
+    """The build runs ``stmt`` for a packet whose first byte is 9 and drops it there (BMv2 dies);
+    the twin without ``stmt`` forwards it."""
     pl = Pipeline(compile_source(text, "prog.p4").device_config)
     assert pl.process(0, bytes([5, 0, 1, 2])) == [(0, bytes([5, 0, 1, 2]))]   # (not executed)
     assert pl.process(0, bytes([9, 0, 1, 2])) == []
@@ -403,3 +402,29 @@ def test_dies_executing_it_on_p4c_json_drops_the_packet(name, tmp_path):
     pl = Pipeline(translate(json.loads((tmp_path / "prog.json").read_text())))
     assert pl.process(0, bytes([5, 0, 1, 2])) == [(0, bytes([5, 0, 1, 2]))]
     assert pl.process(0, bytes([9, 0, 1, 2])) == []
+
+
+def load_refusal_tests(refused: dict, loaded: dict, dies: dict) -> dict:
+    """This module's four tests over a module's own ``REFUSED``/``LOADED``/``DIES`` programs
+    (test_load_refused2, test_load_refused3 ...: ``globals().update(load_refusal_tests(...))``)."""
+    @pytest.mark.parametrize("name", sorted(refused))
+    def test_compiled_and_the_build_refused(name):
+        check_refused(*refused[name])
+
+    @pytest.mark.parametrize("name", sorted(loaded))
+    def test_compiled_and_loaded(name):
+        check_loaded(loaded[name])
+
+    @pytest.mark.parametrize("name", sorted(refused) + sorted(loaded))
+    def test_bmv2_decides(name, tmp_path):
+        check_bmv2_decides(*((refused[name][0], refused[name][2]) if name in refused else (loaded[name], None)), tmp_path)
+
+    @pytest.mark.parametrize("name", sorted(dies))
+    def test_dies_executing_it_drops_the_packet(name):
+        check_dies(*dies[name])
+    tests = {test_compiled_and_the_build_refused: refused, test_compiled_and_loaded: loaded,
+             test_bmv2_decides: refused or loaded, test_dies_executing_it_drops_the_packet: dies}
+    return {f.__name__: f for f, programs in tests.items() if programs}   # no empty parameter sets
+
+
+globals().update(load_refusal_tests(REFUSED, LOADED, DIES))
