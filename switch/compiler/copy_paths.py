@@ -7,6 +7,8 @@ inside the other.  :func:`may_write` is deliberately pessimistic: a statement it
 through (an action call, a table apply) may write any path it could reach."""
 from __future__ import annotations
 
+import copy
+
 from .elab_common import ir_dicts, ir_replace
 
 # statements that by themselves write nothing but what their assignments name
@@ -100,9 +102,10 @@ def may_write(st: dict, path: str) -> bool:
 def put_path(x, path: str, val):
     """``x`` with each read of ``path`` replaced by ``val`` -- not in a call's out/inout argument,
     which is written too (it reads the variable itself, as a function call statement's does:
-    fuzz_exprs seed 18175, a single-case switch's copy put into ``tick(meta.ix)`` in an expression)."""
-    return ir_replace(x, lambda d: dict(val) if d.get("op") in ("var", "field", "stack_idx") and ir_path(d) == path
-                      else d if d.get("dir") in ("out", "inout") and "e" in d else None)
+    fuzz_exprs seed 18175, a single-case switch's copy put into ``tick(meta.ix)`` in an expression).
+    Like ``ir_replace``, the result shares nothing with ``x`` (such an argument is copied as it is)."""
+    return ir_replace(x, lambda d: copy.deepcopy(val) if d.get("op") in ("var", "field", "stack_idx") and ir_path(d) == path
+                      else copy.deepcopy(d) if d.get("dir") in ("out", "inout") and "e" in d else None)
 
 
 def same_objects(a: list, b: list) -> bool:
