@@ -84,6 +84,73 @@ def strip_comments(text: str, file: str) -> str:
     return "".join(out)
 
 
+def _lines_inside_string(text: str) -> set[int]:
+    """The 0-based indices of the lines of ``text`` (comments already blanked) that begin inside a
+    string literal: the continuation lines of a string written over several lines."""
+    out, i, n = set(), 0, len(text)
+    while i < n:
+        j = text.find('"', i)
+        if j < 0:
+            break
+        k = j + 1
+        while k < n and text[k] != '"':
+            k += 2 if text[k] == "\\" else 1
+        line = text.count("\n", 0, j)
+        out.update(range(line + 1, line + 1 + text.count("\n", j, k)))
+        i = k + 1
+    return out
+
+
+def cpp_respace(line: str, in_comment: bool) -> tuple[str, bool]:
+    """A continuation line of a string literal written over several lines as p4c's cpp prints it,
+    and whether a ``/* */`` comment is still open at its end.  cpp takes the opening line's ``"``
+    for an unterminated literal that ends with the line, but reads each later line as tokens: its
+    first token is indented to its column (a tab counts as one), a run of blanks between tokens
+    becomes one space, blanks at the end go; a comment (kept, ``-C``), a literal closed on the line
+    and an unterminated ``"``/``'`` (to the end of the line) are printed as written.  The string
+    p4c's lexer then reads holds those lines (an annotation's text in the P4Info)."""
+    n = len(line)
+    if in_comment:
+        j = line.find("*/")
+        if j < 0:
+            return line, True
+        out, i = [line[:j + 2]], j + 2
+    else:
+        i = len(line) - len(line.lstrip(" \t\f\v"))
+        if i == n:
+            return "", False
+        out = [" " * i]
+    space = False
+    while i < n:
+        c = line[i]
+        if c in " \t\f\v":
+            space, i = True, i + 1
+            continue
+        if space:
+            out.append(" ")
+            space = False
+        if line.startswith("//", i):
+            out.append(line[i:])
+            break
+        if line.startswith("/*", i):
+            j = line.find("*/", i + 2)
+            if j < 0:
+                out.append(line[i:])
+                return "".join(out), True
+            out.append(line[i:j + 2])
+            i = j + 2
+        elif c in "\"'":
+            j = i + 1
+            while j < n and line[j] != c:
+                j += 2 if line[j] == "\\" else 1
+            out.append(line[i:j + 1])
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out), False
+
+
 #: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is
 #: passed through to p4c's lexer, which skips it
 _CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "import", "if", "ifdef",
@@ -252,6 +319,8 @@ class Preprocessor:
         orig = text.split("\n")
         open_lines = _lines_ending_in_comment(text)
         text = strip_comments(text, file)
+        in_string = _lines_inside_string(text)
+        in_comment = False   # cpp's view of a string's continuation lines (cpp_respace)
         raw = text.split("\n")
         # conditional stack entries: [active, taken_any, parent_active, else_seen, Loc of the #if]
         stack: list[list] = []
@@ -409,6 +478,10 @@ class Preprocessor:
                         nxt = re.sub(r"\b__LINE__\b", str(i + joined + 1 + cpp_delta), nxt)
                     line = line + " " + nxt
                     joined += 1
+            if active and lineno - 1 in in_string:
+                text, in_comment = cpp_respace(text, in_comment)
+            else:
+                in_comment = False
             self.out.append(Line(pos_file, lineno + pos_delta, text if active else ""))
             for k in range(joined):
                 self.out.append(Line(pos_file, lineno + pos_delta + 1 + k, ""))

@@ -1,0 +1,30 @@
+"""Programs found by helper corpus24 (issue #15): public v1model programs from sources not measured
+before (fetch list, adaptations and STFs in /work/corpus24, outside the repository), each decided by
+real p4c 1.2.4.8 and simple_switch_grpc.
+
+``CASES``: programs whose P4Info or frames differed from p4c's and BMv2's.
+"""
+from .base import case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# An annotation string written over several lines (p4-constraints' @entry_restriction): p4c's cpp
+# reads each continuation line as tokens -- the first indented to its column (a tab counts as one),
+# a run of blanks between tokens one space, trailing blanks dropped; comments, quoted text and an
+# unterminated quote run to the end of the line as written -- and the P4Info annotation holds that
+# text; checkmate-p4c kept the lines as written (an @entry_restriction test program, code index
+# file id 7675543167: "...prefix_length != 64; \n" listed with its trailing blank)
+_RESTRICTION = ('    @entry_restriction("\n'
+                '    hdr.h.a::mask != 0 && hdr.h.b != 64;   \n'
+                '\thdr.h.c  !=\t0;\t\n'
+                '    \n'
+                '    /* a  comment */  it\'s   here  \n'
+                '      hdr.h.d == 1  ")\n')
+CASES.append(case("corpus24_multiline_annotation_string_respaced", CAT, program(
+    "        t.apply();\n",
+    ingress_decls="    action set_b(bit<8> v) { hdr.h.b = v; }\n" + _RESTRICTION +
+                  "    @brief(\"one\n    two   three  \n\")\n"
+                  "    table t { key = { hdr.h.a : ternary; } actions = { set_b; NoAction; }\n"
+                  "              default_action = set_b(7); }\n")))
