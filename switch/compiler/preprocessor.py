@@ -337,8 +337,10 @@ class Preprocessor:
             # and newline separated by space"; a `#define` whose continuation line has a trailing
             # blank goes on), and it joins the two parts with nothing between them (`8w\` + `7`
             # is `8w7`, a name may be cut in two)
+            spliced = 0
             while line.rstrip(" \t\f\v").endswith("\\") and i + 1 < len(raw):
                 i += 1
+                spliced += 1
                 line = line.rstrip(" \t\f\v")[:-1] + raw[i]
                 raw[i] = ""
             i += 1
@@ -483,7 +485,9 @@ class Preprocessor:
             else:
                 in_comment = False
             self.out.append(Line(pos_file, lineno + pos_delta, text if active else ""))
-            for k in range(joined):
+            # the lines a `\` spliced in or a macro call took are empty lines in cpp's output (a string
+            # written over several lines keeps their newlines)
+            for k in range(spliced + joined):
                 self.out.append(Line(pos_file, lineno + pos_delta + 1 + k, ""))
             i += joined
         if stack:   # (cpp names the #if left open: errs22 probe c_def_unterminated_if)

@@ -28,3 +28,13 @@ CASES.append(case("corpus24_multiline_annotation_string_respaced", CAT, program(
                   "    @brief(\"one\n    two   three  \n\")\n"
                   "    table t { key = { hdr.h.a : ternary; } actions = { set_b; NoAction; }\n"
                   "              default_action = set_b(7); }\n")))
+
+# ... and a line ending in `\` inside such a string: cpp splices the next line onto it and prints an
+# empty line in its place, so the string holds one newline more (a probe of the fix above;
+# checkmate-p4c dropped the spliced line's newline)
+CASES.append(case("corpus24_spliced_line_in_multiline_string", CAT, program(
+    "        t.apply();\n",
+    ingress_decls="    action set_b(bit<8> v) { hdr.h.b = v; }\n"
+                  "    @note(\"  a  \\\n   b   c  \n  d  \")\n"
+                  "    table t { key = { hdr.h.a : exact; } actions = { set_b; NoAction; }\n"
+                  "              default_action = set_b(9); }\n")))
