@@ -217,7 +217,8 @@ def _last_comma_operand(e: str) -> str:
 
 
 #: cpp's predefined macros p4c's preprocessor (``cc -E``) defines (Preprocessor.builtin)
-_BUILTINS = frozenset({"__LINE__", "__FILE__", "__COUNTER__", "__STDC__", "__DATE__", "__TIME__"})
+_BUILTINS = frozenset({"__LINE__", "__FILE__", "__COUNTER__", "__STDC__", "__DATE__", "__TIME__", "__BASE_FILE__",
+                       "__FILE_NAME__", "__INCLUDE_LEVEL__", "__ASSEMBLER__", "__STDC_HOSTED__"})
 
 
 def _c_conditional(e: str) -> str:
@@ -272,10 +273,12 @@ class Preprocessor:
     def run(self, path: str) -> list[Line]:
         if not os.path.isfile(path):
             raise P4CompileError(Loc(path, 0, 0), "no such file")
+        self.base, self.level = path, 0
         self._file(path, 0)
         return self.out
 
     def run_text(self, text: str, name: str) -> list[Line]:
+        self.base, self.level = name, 0
         self._text(text, name, os.getcwd(), 0)
         return self.out
 
@@ -292,7 +295,9 @@ class Preprocessor:
                                  "UTF-8 encoded (ASCII or UTF-8)") from None
         # cpp looks beside the including file by the path as written (__FILE__ of a header included
         # from `main.p4` is `inc/t.p4`, from `/d/main.p4` it is `/d/inc/t.p4`)
+        outer, self.level = getattr(self, "level", 0), depth   # __INCLUDE_LEVEL__
         self._text(text, path, os.path.dirname(path), depth)
+        self.level = outer
 
     def _resolve(self, name: str, angle: bool, here: str, loc: Loc) -> str:
         if angle and name in BUILTIN_HEADERS:
@@ -524,17 +529,24 @@ class Preprocessor:
     def builtin(self, name: str, loc: Loc) -> str | None:
         """cpp's predefined macros that p4c's ``cc -E`` has (probed with ``#ifdef``): ``__LINE__``,
         ``__FILE__``, ``__COUNTER__``, ``__STDC__``, ``__DATE__``, ``__TIME__`` -- unless the
-        program defines them itself."""
+        program defines them itself -- and (probed in annotations) ``__BASE_FILE__`` (the file
+        compiled, as named), ``__FILE_NAME__`` (``__FILE__``'s last component),
+        ``__INCLUDE_LEVEL__``, ``__ASSEMBLER__`` and ``__STDC_HOSTED__`` (both 1: p4c's cpp runs
+        in ``-x assembler-with-cpp`` mode)."""
         if name not in _BUILTINS or name in self.macros:
             return None
         if name == "__LINE__":
             return str(loc.line)
-        if name == "__FILE__":
-            return '"' + loc.file.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if name in ("__FILE__", "__BASE_FILE__", "__FILE_NAME__"):
+            f = {"__FILE__": loc.file, "__BASE_FILE__": getattr(self, "base", loc.file),
+                 "__FILE_NAME__": os.path.basename(loc.file)}[name]
+            return '"' + f.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if name == "__INCLUDE_LEVEL__":
+            return str(getattr(self, "level", 0))
         if name == "__COUNTER__":
             self.counter = getattr(self, "counter", -1) + 1
             return str(self.counter)
-        if name == "__STDC__":
+        if name in ("__STDC__", "__ASSEMBLER__", "__STDC_HOSTED__"):
             return "1"
         import time
         return time.strftime('"%b %e %Y"' if name == "__DATE__" else '"%H:%M:%S"')

@@ -38,3 +38,15 @@ CASES.append(case("corpus24_spliced_line_in_multiline_string", CAT, program(
                   "    @note(\"  a  \\\n   b   c  \n  d  \")\n"
                   "    table t { key = { hdr.h.a : exact; } actions = { set_b; NoAction; }\n"
                   "              default_action = set_b(9); }\n")))
+
+# cpp's predefined macros beyond those probed with #ifdef before: p4c's cpp (-x assembler-with-cpp)
+# has __INCLUDE_LEVEL__ (0 in the file compiled), __ASSEMBLER__ and __STDC_HOSTED__ (1), also
+# __BASE_FILE__ and __FILE_NAME__ (probes beside p4-constraints' `@file(__FILE__)` annotations;
+# checkmate-p4c left the names as they were written)
+CASES.append(case("corpus24_cpp_predefined_level_and_mode_macros", CAT, program(
+    "#if __INCLUDE_LEVEL__ == 0 && defined(__ASSEMBLER__)\n"
+    "        hdr.h.b = __ASSEMBLER__ + __STDC_HOSTED__;\n"
+    "#endif\n        t.apply();\n",
+    ingress_decls="    action a1() { hdr.h.c = (bit<16>)__INCLUDE_LEVEL__; }\n"
+                  "    @lvl(__INCLUDE_LEVEL__) @asm(__ASSEMBLER__) @hosted(__STDC_HOSTED__)\n"
+                  "    table t { key = { hdr.h.a : exact; } actions = { a1; } default_action = a1(); }\n")))
