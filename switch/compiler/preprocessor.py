@@ -151,6 +151,68 @@ def cpp_respace(line: str, in_comment: bool) -> tuple[str, bool]:
     return "".join(out), False
 
 
+def _literal_end(text: str, i: int) -> int:
+    """The index after the string or character literal that starts at ``i`` (or the text's end)."""
+    q, j, n = text[i], i + 1, len(text)
+    while j < n and text[j] != q:
+        j += 2 if text[j] == "\\" else 1
+    return min(j + 1, n)
+
+
+_PARAM_STRING = re.compile(r"#\s*([A-Za-z_][A-Za-z0-9_]*)")
+_PP_NUMBER = re.compile(r"\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*")
+
+
+def _stringify(arg: str) -> str:
+    """cpp's ``#param``: the argument's text, blanks at its ends dropped and every run of blanks
+    between its tokens one space, in quotes; ``"`` and ``\\`` escaped inside its literals only."""
+    out, i, n, space = [], 0, len(arg), False
+    while i < n:
+        c = arg[i]
+        if c in " \t\n\r\f\v":
+            space, i = True, i + 1
+            continue
+        if space and out:
+            out.append(" ")
+        space = False
+        if c in "\"'":
+            j = _literal_end(arg, i)
+            out.append(arg[i:j].replace("\\", "\\\\").replace('"', '\\"'))
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return '"' + "".join(out) + '"'
+
+
+def _substitute(body: str, sub: dict) -> str:
+    """A function-like macro's body with its parameters replaced, as cpp does it: ``#param`` is the
+    argument as a string (:func:`_stringify`); no parameter is replaced inside a literal of the body
+    or inside a number (``8wN`` is one pp-number)."""
+    out, i, n = [], 0, len(body)
+    while i < n:
+        c = body[i]
+        if c in "\"'":
+            j = _literal_end(body, i)
+            out.append(body[i:j])
+            i = j
+            continue
+        if c == "#" and not body.startswith("##", i) and not (i and body[i - 1] == "#"):
+            m = _PARAM_STRING.match(body, i)
+            if m and m.group(1) in sub:
+                out.append(_stringify(sub[m.group(1)]))
+                i = m.end()
+                continue
+        m = _IDENT.match(body, i) or _PP_NUMBER.match(body, i)
+        if m:
+            out.append(sub.get(m.group(0), m.group(0)))
+            i = m.end()
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
 #: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is
 #: passed through to p4c's lexer, which skips it
 _CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "import", "if", "ifdef",
@@ -620,12 +682,7 @@ class Preprocessor:
             if len(args) != len(params):
                 raise P4CompileError(loc, f"macro {name} takes {len(params)} argument(s), got {len(args)}")
             sub = dict(zip(params, args))
-            body = mac.body
-            if "#" in body:   # cpp's `#param` (a string of the argument) and `a ## b` (one token)
-                body = re.sub(r"(?<![#])#\s*([A-Za-z_][A-Za-z0-9_]*)",
-                              lambda mm: '"' + sub[mm.group(1)].replace("\\", "\\\\").replace('"', '\\"') + '"'
-                              if mm.group(1) in sub else mm.group(0), body)
-            body = _IDENT.sub(lambda mm: sub.get(mm.group(0), mm.group(0)), body)
+            body = _substitute(mac.body, sub)
             if "##" in body:
                 body = re.sub(r"\s*##\s*", "", body)
             out.append(text[pos:m.start()])

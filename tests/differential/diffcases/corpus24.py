@@ -50,3 +50,15 @@ CASES.append(case("corpus24_cpp_predefined_level_and_mode_macros", CAT, program(
     ingress_decls="    action a1() { hdr.h.c = (bit<16>)__INCLUDE_LEVEL__; }\n"
                   "    @lvl(__INCLUDE_LEVEL__) @asm(__ASSEMBLER__) @hosted(__STDC_HOSTED__)\n"
                   "    table t { key = { hdr.h.a : exact; } actions = { a1; } default_action = a1(); }\n")))
+
+# cpp's `#param`: the argument's text with the blanks at its ends dropped and each run of blanks
+# (newlines too) between its tokens one space, `"` and `\` escaped inside its literals; and no
+# parameter is replaced inside what `#` made (checkmate-p4c kept the argument's blanks, and
+# replaced `x` again inside the string: S(x  +   1) was "x  +   1  +   1"); probes of macro-built
+# annotations beside the p4-constraints programs
+CASES.append(case("corpus24_stringified_macro_argument", CAT, program(
+    "        t.apply();\n",
+    top="#define S(x) #x\n#define NAMED(n) @name(#n)\n",
+    ingress_decls="    action a1() { hdr.h.b = 3; }\n"
+                  "    @a(S(x  +   1)) @b(S(  p\tq  )) @c(S(u\n     v)) @d(S('a'  \"b\\\\n\"))\n"
+                  "    NAMED(my    table) table t { key = { hdr.h.a : exact; } actions = { a1; } default_action = a1(); }\n")))
