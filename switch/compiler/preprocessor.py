@@ -84,6 +84,135 @@ def strip_comments(text: str, file: str) -> str:
     return "".join(out)
 
 
+def _lines_inside_string(text: str) -> set[int]:
+    """The 0-based indices of the lines of ``text`` (comments already blanked) that begin inside a
+    string literal: the continuation lines of a string written over several lines."""
+    out, i, n = set(), 0, len(text)
+    while i < n:
+        j = text.find('"', i)
+        if j < 0:
+            break
+        k = j + 1
+        while k < n and text[k] != '"':
+            k += 2 if text[k] == "\\" else 1
+        line = text.count("\n", 0, j)
+        out.update(range(line + 1, line + 1 + text.count("\n", j, k)))
+        i = k + 1
+    return out
+
+
+def cpp_respace(line: str, in_comment: bool) -> tuple[str, bool]:
+    """A continuation line of a string literal written over several lines as p4c's cpp prints it,
+    and whether a ``/* */`` comment is still open at its end.  cpp takes the opening line's ``"``
+    for an unterminated literal that ends with the line, but reads each later line as tokens: its
+    first token is indented to its column (a tab counts as one), a run of blanks between tokens
+    becomes one space, blanks at the end go; a comment (kept, ``-C``), a literal closed on the line
+    and an unterminated ``"``/``'`` (to the end of the line) are printed as written.  The string
+    p4c's lexer then reads holds those lines (an annotation's text in the P4Info)."""
+    n = len(line)
+    if in_comment:
+        j = line.find("*/")
+        if j < 0:
+            return line, True
+        out, i = [line[:j + 2]], j + 2
+    else:
+        i = len(line) - len(line.lstrip(" \t\f\v"))
+        if i == n:
+            return "", False
+        out = [" " * i]
+    space = False
+    while i < n:
+        c = line[i]
+        if c in " \t\f\v":
+            space, i = True, i + 1
+            continue
+        if space:
+            out.append(" ")
+            space = False
+        if line.startswith("//", i):
+            out.append(line[i:])
+            break
+        if line.startswith("/*", i):
+            j = line.find("*/", i + 2)
+            if j < 0:
+                out.append(line[i:])
+                return "".join(out), True
+            out.append(line[i:j + 2])
+            i = j + 2
+        elif c in "\"'":
+            j = i + 1
+            while j < n and line[j] != c:
+                j += 2 if line[j] == "\\" else 1
+            out.append(line[i:j + 1])
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out), False
+
+
+def _literal_end(text: str, i: int) -> int:
+    """The index after the string or character literal that starts at ``i`` (or the text's end)."""
+    q, j, n = text[i], i + 1, len(text)
+    while j < n and text[j] != q:
+        j += 2 if text[j] == "\\" else 1
+    return min(j + 1, n)
+
+
+_PARAM_STRING = re.compile(r"#\s*([A-Za-z_][A-Za-z0-9_]*)")
+_PP_NUMBER = re.compile(r"\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*")
+
+
+def _stringify(arg: str) -> str:
+    """cpp's ``#param``: the argument's text, blanks at its ends dropped and every run of blanks
+    between its tokens one space, in quotes; ``"`` and ``\\`` escaped inside its literals only."""
+    out, i, n, space = [], 0, len(arg), False
+    while i < n:
+        c = arg[i]
+        if c in " \t\n\r\f\v":
+            space, i = True, i + 1
+            continue
+        if space and out:
+            out.append(" ")
+        space = False
+        if c in "\"'":
+            j = _literal_end(arg, i)
+            out.append(arg[i:j].replace("\\", "\\\\").replace('"', '\\"'))
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return '"' + "".join(out) + '"'
+
+
+def _substitute(body: str, sub: dict) -> str:
+    """A function-like macro's body with its parameters replaced, as cpp does it: ``#param`` is the
+    argument as a string (:func:`_stringify`); no parameter is replaced inside a literal of the body
+    or inside a number (``8wN`` is one pp-number)."""
+    out, i, n = [], 0, len(body)
+    while i < n:
+        c = body[i]
+        if c in "\"'":
+            j = _literal_end(body, i)
+            out.append(body[i:j])
+            i = j
+            continue
+        if c == "#" and not body.startswith("##", i) and not (i and body[i - 1] == "#"):
+            m = _PARAM_STRING.match(body, i)
+            if m and m.group(1) in sub:
+                out.append(_stringify(sub[m.group(1)]))
+                i = m.end()
+                continue
+        m = _IDENT.match(body, i) or _PP_NUMBER.match(body, i)
+        if m:
+            out.append(sub.get(m.group(0), m.group(0)))
+            i = m.end()
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
 #: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is
 #: passed through to p4c's lexer, which skips it
 _CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "import", "if", "ifdef",
@@ -150,7 +279,8 @@ def _last_comma_operand(e: str) -> str:
 
 
 #: cpp's predefined macros p4c's preprocessor (``cc -E``) defines (Preprocessor.builtin)
-_BUILTINS = frozenset({"__LINE__", "__FILE__", "__COUNTER__", "__STDC__", "__DATE__", "__TIME__"})
+_BUILTINS = frozenset({"__LINE__", "__FILE__", "__COUNTER__", "__STDC__", "__DATE__", "__TIME__", "__BASE_FILE__",
+                       "__FILE_NAME__", "__INCLUDE_LEVEL__", "__ASSEMBLER__", "__STDC_HOSTED__"})
 
 
 def _c_conditional(e: str) -> str:
@@ -205,10 +335,12 @@ class Preprocessor:
     def run(self, path: str) -> list[Line]:
         if not os.path.isfile(path):
             raise P4CompileError(Loc(path, 0, 0), "no such file")
+        self.base, self.level = path, 0
         self._file(path, 0)
         return self.out
 
     def run_text(self, text: str, name: str) -> list[Line]:
+        self.base, self.level = name, 0
         self._text(text, name, os.getcwd(), 0)
         return self.out
 
@@ -225,7 +357,9 @@ class Preprocessor:
                                  "UTF-8 encoded (ASCII or UTF-8)") from None
         # cpp looks beside the including file by the path as written (__FILE__ of a header included
         # from `main.p4` is `inc/t.p4`, from `/d/main.p4` it is `/d/inc/t.p4`)
+        outer, self.level = getattr(self, "level", 0), depth   # __INCLUDE_LEVEL__
         self._text(text, path, os.path.dirname(path), depth)
+        self.level = outer
 
     def _resolve(self, name: str, angle: bool, here: str, loc: Loc) -> str:
         if angle and name in BUILTIN_HEADERS:
@@ -252,6 +386,8 @@ class Preprocessor:
         orig = text.split("\n")
         open_lines = _lines_ending_in_comment(text)
         text = strip_comments(text, file)
+        in_string = _lines_inside_string(text)
+        in_comment = False   # cpp's view of a string's continuation lines (cpp_respace)
         raw = text.split("\n")
         # conditional stack entries: [active, taken_any, parent_active, else_seen, Loc of the #if]
         stack: list[list] = []
@@ -268,8 +404,10 @@ class Preprocessor:
             # and newline separated by space"; a `#define` whose continuation line has a trailing
             # blank goes on), and it joins the two parts with nothing between them (`8w\` + `7`
             # is `8w7`, a name may be cut in two)
+            spliced = 0
             while line.rstrip(" \t\f\v").endswith("\\") and i + 1 < len(raw):
                 i += 1
+                spliced += 1
                 line = line.rstrip(" \t\f\v")[:-1] + raw[i]
                 raw[i] = ""
             i += 1
@@ -409,8 +547,14 @@ class Preprocessor:
                         nxt = re.sub(r"\b__LINE__\b", str(i + joined + 1 + cpp_delta), nxt)
                     line = line + " " + nxt
                     joined += 1
+            if active and lineno - 1 in in_string:
+                text, in_comment = cpp_respace(text, in_comment)
+            else:
+                in_comment = False
             self.out.append(Line(pos_file, lineno + pos_delta, text if active else ""))
-            for k in range(joined):
+            # the lines a `\` spliced in or a macro call took are empty lines in cpp's output (a string
+            # written over several lines keeps their newlines)
+            for k in range(spliced + joined):
                 self.out.append(Line(pos_file, lineno + pos_delta + 1 + k, ""))
             i += joined
         if stack:   # (cpp names the #if left open: errs22 probe c_def_unterminated_if)
@@ -447,17 +591,24 @@ class Preprocessor:
     def builtin(self, name: str, loc: Loc) -> str | None:
         """cpp's predefined macros that p4c's ``cc -E`` has (probed with ``#ifdef``): ``__LINE__``,
         ``__FILE__``, ``__COUNTER__``, ``__STDC__``, ``__DATE__``, ``__TIME__`` -- unless the
-        program defines them itself."""
+        program defines them itself -- and (probed in annotations) ``__BASE_FILE__`` (the file
+        compiled, as named), ``__FILE_NAME__`` (``__FILE__``'s last component),
+        ``__INCLUDE_LEVEL__``, ``__ASSEMBLER__`` and ``__STDC_HOSTED__`` (both 1: p4c's cpp runs
+        in ``-x assembler-with-cpp`` mode)."""
         if name not in _BUILTINS or name in self.macros:
             return None
         if name == "__LINE__":
             return str(loc.line)
-        if name == "__FILE__":
-            return '"' + loc.file.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if name in ("__FILE__", "__BASE_FILE__", "__FILE_NAME__"):
+            f = {"__FILE__": loc.file, "__BASE_FILE__": getattr(self, "base", loc.file),
+                 "__FILE_NAME__": os.path.basename(loc.file)}[name]
+            return '"' + f.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if name == "__INCLUDE_LEVEL__":
+            return str(getattr(self, "level", 0))
         if name == "__COUNTER__":
             self.counter = getattr(self, "counter", -1) + 1
             return str(self.counter)
-        if name == "__STDC__":
+        if name in ("__STDC__", "__ASSEMBLER__", "__STDC_HOSTED__"):
             return "1"
         import time
         return time.strftime('"%b %e %Y"' if name == "__DATE__" else '"%H:%M:%S"')
@@ -531,12 +682,7 @@ class Preprocessor:
             if len(args) != len(params):
                 raise P4CompileError(loc, f"macro {name} takes {len(params)} argument(s), got {len(args)}")
             sub = dict(zip(params, args))
-            body = mac.body
-            if "#" in body:   # cpp's `#param` (a string of the argument) and `a ## b` (one token)
-                body = re.sub(r"(?<![#])#\s*([A-Za-z_][A-Za-z0-9_]*)",
-                              lambda mm: '"' + sub[mm.group(1)].replace("\\", "\\\\").replace('"', '\\"') + '"'
-                              if mm.group(1) in sub else mm.group(0), body)
-            body = _IDENT.sub(lambda mm: sub.get(mm.group(0), mm.group(0)), body)
+            body = _substitute(mac.body, sub)
             if "##" in body:
                 body = re.sub(r"\s*##\s*", "", body)
             out.append(text[pos:m.start()])
