@@ -161,10 +161,32 @@ class LoadRefusalRules:
         ``userMetadata.x`` in a header of type ``M`` whose fields are ``x`` -- simple_switch
         refuses the JSON ("No field 'userMetadata.x' can be found in header type 'M'";
         netx-ulx/dataplaneChangeDetection's ``UpdateRow(0, meta)``, corpus23).  Straight-line
-        assignments and reads load (p4c propagates the copy away)."""
+        assignments and reads load (p4c propagates the copy away).
+
+        In an action p4c's BMv2 back end predicates the ``if``s (helper opens6, simple_switch's verdicts
+        on p4c's JSON): an assignment under an ``if`` of the callee is a Mux the copy propagation
+        follows, so an action with such a parameter (called anywhere), or a function called
+        unconditionally in an action, loads -- only an extern's write keeps the copy; a call under an
+        ``if`` of the action (or past a conditional ``return``) predicates the copy-in itself (``m.x =
+        c ? meta.x : m.x`` reads the local), and any parameter of the type -- ``in`` too -- keeps it.
+        (simple_switch_grpc takes such a JSON over P4Runtime and dies with SIGSEGV on the first packet
+        that runs the action: the program is refused as simple_switch refuses it.)"""
         mt = self.__dict__.get("user_meta_type")
+        if mt is None:
+            return
+        in_action = bool(self.ctx and self.ctx.get("in_action"))
+        if in_action and (self.ctx.get("if_depth") or self.ctx.get("cond_return")) and not self.ctx.get("dead"):
+            for p in rec["params"]:
+                if p.get("dir") in ("in", "out", "inout") and p["t"] == mt:
+                    self.load_refusal(loc, f"{kind} {rec['name']} called under a condition in an action: p4c predicates "
+                                           f"the copy of its parameter {p['name']} (the user metadata type {mt[1]}), which "
+                                           f"survives: No field 'userMetadata.x' can be found in header type '{mt[1]}' "
+                                           "(simple_switch refuses p4c's JSON)")
+                    return
+            return
         names = {p["py"]: p["name"] for p in rec["params"] if p.get("dir") in ("out", "inout") and p["t"] == mt}
-        hit = _copy_write(rec.get("body") or [], names, False) if mt is not None and names else None
+        hit = _copy_write(rec.get("body") or [], names, False, assigns=not (in_action or kind == "action")) \
+            if names else None
         if hit:
             self.load_refusal(loc, f"{kind} {rec['name']}: p4c's copy of its parameter {names[hit[0]]} (the user "
                                    f"metadata type {mt[1]}) survives ({hit[1]}): No field 'userMetadata.{hit[2]}' "
