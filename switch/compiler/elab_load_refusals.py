@@ -192,6 +192,37 @@ class LoadRefusalRules:
                                    f"metadata type {mt[1]}) survives ({hit[1]}): No field 'userMetadata.{hit[2]}' "
                                    f"can be found in header type '{mt[1]}' (simple_switch refuses p4c's JSON)")
 
+    def note_element_store(self, lv: dict, loc) -> None:
+        """A whole header stored into a stack element at a run-time index (``hs[i] = x``, or the
+        copy-back of an ``out``/``inout`` argument ``hs[i]`` of an action or function): p4c writes an
+        ``assign_header`` whose destination is a ``dereference_header_stack`` expression, which
+        simple_switch refuses to load ("Invalid 'type' in expression: ''"; simple_switch_grpc takes it
+        over P4Runtime and dies with SIGSEGV on the first packet that runs it) -- unless p4c's constant
+        propagation makes the index a constant (``m.i = 1; hs[m.i] = x`` loads): noted here, dropped
+        when const_index's walk folds the index, refused by :meth:`flush_element_stores` (helper
+        opens6).  A header initializer (``hs[i] = {..}``), a read (``x = hs[i]``, an ``in``
+        argument) and a sub-control's argument load."""
+        if self.ctx is None or self.ctx.get("kind") != "control" or lv.get("op") != "stack_idx" \
+                or lv["i"].get("op") == "const" or self.fold(lv["i"]) is not None:
+            return
+        self.__dict__.setdefault("element_stores", {})[id(lv)] = (lv, loc, dict(self.ctx))
+
+    def flush_element_stores(self) -> None:
+        """Refuse the noted element stores of the control just elaborated whose index stayed unknown."""
+        stores = self.__dict__.get("element_stores") or {}
+        block = (self.ctx or {}).get("block")
+        for k, (lv, loc, ctx) in list(stores.items()):
+            if ctx.get("block") != block:
+                continue
+            del stores[k]
+            saved, self.ctx = self.ctx, ctx
+            try:
+                self.load_refusal(loc, f"{expr_text_ir(lv)} = ...: a whole header stored into a stack element at a "
+                                       "run-time index -- p4c's assign_header into a dereference_header_stack: Invalid "
+                                       "'type' in expression: '' (simple_switch refuses p4c's JSON)")
+            finally:
+                self.ctx = saved
+
     def refuse_metadata_local_copies(self, stmts: list) -> None:
         """A local variable of the user metadata's type (``M m2 = m;``) whose field an extern call
         writes (``r.read(m2.x, 1)``) in body ``stmts``: the local survives p4c's mid end and its fields
@@ -337,6 +368,18 @@ def _match_ident(matches: list, keys: list) -> tuple:
         else:
             out.append(m["value"])
     return tuple(out)
+
+
+def expr_text_ir(e: dict) -> str:
+    """A stack element lvalue of the IR as P4 writes it (for messages)."""
+    if e.get("op") == "stack_idx":
+        i = e["i"]
+        return f"{expr_text_ir(e['st'])}[{i.get('v') if i.get('op') == 'const' else expr_text_ir(i)}]"
+    if e.get("op") == "field":
+        return f"{expr_text_ir(e['base'])}.{e['f']}"
+    if e.get("op") == "var":
+        return str(e["n"]).split("_", 1)[-1] if str(e["n"]).startswith("p_") else str(e["n"])
+    return "..."
 
 
 def _copy_write(stmts, names: dict, cond: bool, assigns: bool = True):

@@ -43,7 +43,7 @@ import copy
 
 from .action_inline import copyable, inline_calls, struct_copy
 from .elab_common import ir_any, is_call
-from .remove_returns import remove_returns
+from .remove_returns import move_nested_declarations, remove_returns
 
 _SCALARS = ("bit", "int", "bool")
 
@@ -290,7 +290,7 @@ class Predication:
         # inliners run -- dismantle_muxes, remove_returns, action_inline)
         flat = dismantle_muxes(body, self)
         src = inline_calls(flat, *self.callees, dismantle=lambda b: dismantle_muxes(b, self)) or flat
-        work = remove_returns(src) or src
+        work = move_nested_declarations(remove_returns(src) or src)
         if not any(s.get("s") == "if" for s in _flat(work)):
             self.fresh = saved[3]
             return body
@@ -461,6 +461,9 @@ def dismantle_muxes(body: list, pred: "Predication") -> list:
             if k == "assign":
                 r = expr(s["r"], pre)
                 s = dict(s, r=r) if pre else s
+            elif k == "decl" and s.get("init") is not None:   # (as an assignment: MoveDeclarations; opens6)
+                r = expr(s["init"], pre)
+                s = dict(s, init=r) if pre else s
             elif k == "if":
                 c = expr(s["c"], pre)
                 s = dict(s, c=c, then=stmts(s["then"] or []), **{"else": stmts(s["else"]) if s.get("else") else s.get("else")})

@@ -7,7 +7,8 @@ under an ``if`` of the action predicates the copy-in (``m.x = c ? meta.x : m.x``
 and simple_switch refuses p4c's JSON ("No field 'userMetadata.x'"), for an ``in`` parameter and a
 callee without an ``if`` too (checkmate-p4c loaded these).  simple_switch_grpc takes such a JSON over
 P4Runtime and dies (SIGSEGV) on the first packet that runs the action
-(elab_load_refusals.refuse_metadata_param_copy)."""
+(elab_load_refusals.refuse_metadata_param_copy).  And a whole header stored into a stack element
+at a run-time index (below)."""
 from __future__ import annotations
 
 import pytest
@@ -47,6 +48,50 @@ LOADED = {
     "action_with_a_double_update_called_in_the_control": program(
         locals=f"    action a2(inout meta_t mm) {{ {_DU} }}", body="        a2(m); hdr.h.c = m.x;"),
 }
+
+# a whole header stored into a stack element at a run-time index (an assignment, or an out/inout
+# argument's copy-back): p4c's assign_header into a dereference_header_stack -- simple_switch refuses it
+# ("Invalid 'type' in expression: ''"), simple_switch_grpc dies (SIGSEGV) on the first packet; p4c's
+# constant propagation into the index, a read, an initializer and a sub-control's argument load
+# (elab_load_refusals.note_element_store)
+_INVALID_TYPE = "Invalid 'type' in expression"
+_HS = "struct headers { h_t h; }"
+
+
+def _stack(text: str) -> str:
+    return text.replace(_HS, "struct headers { h_t h; h_t[2] hs; }")
+
+
+_DUQ = "if (q.a != 1) { q.a = q.a + 1; } else if (q.a != 3) { q.a = 3; }"
+REFUSED.update({
+    "whole_element_store_at_a_runtime_index": (
+        _stack(program(body="        m.x = hdr.h.a & 1; hdr.hs[m.x] = hdr.h;")), "hdr.hs[m.x] = hdr.h;", _INVALID_TYPE),
+    "whole_element_store_at_a_runtime_index_in_an_action": (
+        _stack(program(locals="    action a() { m.x = hdr.h.a & 1; hdr.hs[m.x] = hdr.h; }", body="        a();")),
+        "hdr.hs[m.x] = hdr.h; }", _INVALID_TYPE),
+    "whole_element_inout_function_argument_at_a_runtime_index": (
+        _stack(_with(f"void f(inout h_t q) {{ {_DUQ} }}", "", "        m.x = hdr.h.a & 1; f(hdr.hs[m.x]);")),
+        "[m.x]);", _INVALID_TYPE),
+    "whole_element_out_action_argument_at_a_runtime_index": (
+        _stack(program(locals="    action a(out h_t q) { q = hdr.h; }", body="        m.x = hdr.h.a & 1; a(hdr.hs[m.x]);")),
+        "[m.x]);", _INVALID_TYPE),
+})
+LOADED.update({
+    "whole_element_store_at_a_propagated_constant_index": _stack(program(
+        body="        m.x = 1; hdr.hs[m.x] = hdr.h;")),
+    "whole_element_store_at_a_propagated_constant_index_in_an_action": _stack(program(
+        locals="    action a() { m.x = 1; hdr.hs[m.x] = hdr.h; }", body="        a();")),
+    "whole_element_read_at_a_runtime_index": _stack(program(
+        body="        m.x = hdr.h.a & 1; hdr.hs[0] = hdr.hs[m.x];")),
+    "whole_element_initializer_at_a_runtime_index": _stack(program(
+        body="        m.x = hdr.h.a & 1; hdr.hs[m.x] = { 1, 2, 3 };")),
+    "whole_element_in_function_argument_at_a_runtime_index": _stack(_with(
+        "void f(in h_t q, out bit<8> v) { v = q.a; }", "", "        m.x = hdr.h.a & 1; f(hdr.hs[m.x], hdr.h.c);")),
+    "whole_element_subcontrol_argument_at_a_runtime_index": _stack(_with(
+        "control C(inout h_t q) { apply { q.a = 5; } }", "    C() c;", "        m.x = hdr.h.a & 1; c.apply(hdr.hs[m.x]);")),
+    "whole_element_store_in_an_unused_action": _stack(program(
+        locals="    action a() { hdr.hs[m.x] = hdr.h; }", body="        hdr.h.a = 1;")),
+})
 
 DIES: dict = {}
 
