@@ -33,9 +33,12 @@ assignment in an ``if`` is an ``assign_VL`` of a Mux, on which simple_switch 1.1
 an action drops the packet first (:data:`VARBIT_DIES`; helper opens5).
 An action is left as it is (run with its ``if`` statements, the P4 semantics) when one of its
 ``if``s holds anything but assignments of bit/int/bool values, headers and structs of those, and
-blocks -- a call, a declaration, a union or stack copy, an lvalue with a run-time index, a nested ``if`` whose
+blocks -- a call left unpasted, a union or stack copy, an lvalue whose run-time index is no variable, a nested ``if`` whose
 condition calls a function with out/inout arguments (helper fuzz30) -- since what p4c's
 earlier passes make of those (inlining temporaries, copies of structures) is not replayed.
+A declaration inside a branch is moved to the action's top first, its initializer left as an
+assignment (p4c's MoveDeclarations; ``remove_returns.move_nested_declarations``), and a ``?:`` in a
+declaration's initializer is dismantled as an assignment's (:func:`dismantle_muxes`; helper opens6).
 """
 from __future__ import annotations
 
