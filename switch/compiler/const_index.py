@@ -611,7 +611,8 @@ class ConstIndexRules(SubDivisionRules):
         for the divisions only (a stack index in a parser is not checked here)."""
         stale = any(d.get("s") == "extract_next"
                     for d in ir_dicts([blk["states"]] + [b["states"] for b in getattr(self, "subparsers", [])]))
-        if not self.__dict__.get("pending_divs") and not stale:
+        stores = any(v[2].get("kind") == "parser" for v in (self.__dict__.get("element_stores") or {}).values())
+        if not self.__dict__.get("pending_divs") and not stale and not stores:
             return
         self.divisions_only = True
         self.parser_stale = stale   # (reads of stale stack elements pinned: stale_stack)

@@ -202,19 +202,24 @@ class LoadRefusalRules:
         when const_index's walk folds the index, refused by :meth:`flush_element_stores` (helper
         opens6).  A header initializer (``hs[i] = {..}``), a read (``x = hs[i]``, an ``in``
         argument) and a sub-control's argument load."""
-        if self.ctx is None or self.ctx.get("kind") != "control" or lv.get("op") != "stack_idx" \
+        if self.ctx is None or self.ctx.get("kind") not in ("control", "parser") or lv.get("op") != "stack_idx" \
                 or lv["i"].get("op") == "const" or self.fold(lv["i"]) is not None:
             return
         self.__dict__.setdefault("element_stores", {})[id(lv)] = (lv, loc, dict(self.ctx))
 
-    def flush_element_stores(self) -> None:
-        """Refuse the noted element stores of the control just elaborated whose index stayed unknown."""
+    def flush_element_stores(self, parser: bool = False) -> None:
+        """Refuse the noted element stores of the control just elaborated (``parser``: of the parsers)
+        whose index stayed unknown."""
         stores = self.__dict__.get("element_stores") or {}
         block = (self.ctx or {}).get("block")
         for k, (lv, loc, ctx) in list(stores.items()):
-            if ctx.get("block") != block:
+            if (ctx.get("kind") == "parser") != parser or not parser and ctx.get("block") != block:
                 continue
             del stores[k]
+            if ctx.get("state") is not None:   # a parser state's (as const_index.flush_divisions has it)
+                if ctx["state"] not in ctx.get("live_states", (ctx["state"],)):
+                    continue   # (unreachable: p4c removes the state first)
+                ctx = {x: v for x, v in ctx.items() if x != "state"}
             saved, self.ctx = self.ctx, ctx
             try:
                 self.load_refusal(loc, f"{expr_text_ir(lv)} = ...: a whole header stored into a stack element at a "

@@ -75,8 +75,14 @@ REFUSED.update({
     "whole_element_out_action_argument_at_a_runtime_index": (
         _stack(program(locals="    action a(out h_t q) { q = hdr.h; }", body="        m.x = hdr.h.a & 1; a(hdr.hs[m.x]);")),
         "[m.x]);", _INVALID_TYPE),
+    "whole_element_store_at_a_runtime_index_in_a_parser": (
+        _stack(program(body="        hdr.h.a = 1;")).replace(
+            "pkt.extract(hdr.h); transition accept;", "pkt.extract(hdr.h); m.x = hdr.h.a & 1; hdr.hs[m.x] = hdr.h; transition accept;"),
+        "hdr.hs[m.x] = hdr.h; transition", _INVALID_TYPE),
 })
 LOADED.update({
+    "whole_element_store_at_a_propagated_constant_index_in_a_parser": _stack(program(body="        hdr.h.a = 1;")).replace(
+        "pkt.extract(hdr.h); transition accept;", "pkt.extract(hdr.h); m.x = 1; hdr.hs[m.x] = hdr.h; transition accept;"),
     "whole_element_store_at_a_propagated_constant_index": _stack(program(
         body="        m.x = 1; hdr.hs[m.x] = hdr.h;")),
     "whole_element_store_at_a_propagated_constant_index_in_an_action": _stack(program(
