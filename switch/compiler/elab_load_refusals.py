@@ -31,6 +31,10 @@ tests/p4c/test_load_refused.py's, which start simple_switch on p4c's JSON for ea
   calculations (a digest, ``log_msg`` or ``truncate`` there loads: helper mutz33);
 * a header union in the user metadata struct (or a struct in it): "Invalid reference to object
   of type 'header type' with name 'u_t'" (a stack of unions loads).
+* a whole header stored into a stack element at a run-time index p4c's constant propagation does
+  not fold (an assignment in a control, an action or a parser state, an action's or function's
+  ``out``/``inout`` argument): "Invalid 'type' in expression: ''" (:meth:`note_element_store`,
+  helper opens6).
 
 Helper errs17's probes: the user metadata struct, a copy of it, or another struct reached through
 a parameter in hash/checksum/digest data (:meth:`refuse_struct_data`); a stack element given as a list
