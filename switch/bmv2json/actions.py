@@ -111,6 +111,13 @@ class PrimitiveGen:
                          "where": f"{at}: a varbit value given by an expression (simple_switch dies executing it)"}]
             return [{"s": "assign", "l": X(a[0]), "r": X(a[1])}]
         if op == "assign_header":
+            d0 = a[0].get("value") if a[0].get("type") == "expression" else None
+            if isinstance(d0, dict) and d0.get("op") == "dereference_header_stack":
+                # a whole header stored into a stack element at a run-time index: simple_switch refuses
+                # the JSON (simple_switch_grpc dies with SIGSEGV on the first packet), as checkmate-p4c's
+                # build refuses it (elab_load_refusals.note_element_store; helper opens6)
+                raise Bmv2JsonError(f"{at}: Invalid 'type' in expression: '' (an assign_header into a "
+                                    "dereference_header_stack: simple_switch refuses it)")
             meta = self._meta_copy(a, at)
             if meta is not None:
                 return meta

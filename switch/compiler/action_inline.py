@@ -23,15 +23,21 @@ header stays as invalid as the local is).
 
 A function's value assigned whole (``l = f(args)``, which SideEffectOrdering leaves in place) is
 pasted too, its ``return e`` RemoveReturns' ``hasReturned = true; retval = e``, then ``l = retval``
-after the copy-backs (``--top4 FrontEndLast``; a call in a larger expression, which SideEffectOrdering
-splits into temporaries, stays a call).
+after the copy-backs (``--top4 FrontEndLast``).  A call inside a larger expression, a condition, a
+declaration's initializer or another call's argument is first evaluated into SideEffectOrdering's
+temporaries (:mod:`.side_effects`: ``x = f(a) + 1`` is ``tmp = f(a); tmp_0 = tmp + 1; x = tmp_0``),
+and an argument's run-time stack index into one of its own (``f(hs[m.i].a)``: ``tmp = m.i`` first,
+then the copies of ``hs[tmp].a``; helper opens6).  A header union member is copied whole as another
+header; its copy-back marks the union's other members invalid (the ``siblings`` of the argument).
 
 Only calls the replay can follow are pasted: statements (and ``l = f(args)``) whose arguments
-are bit/int/bool/varbit values, headers (not union members) or structs of bit/int/bool values and
-headers, at a place without a run-time index or a call, carrying no mark of the
-copy-back passes (a union sibling, a dropped copy-back), of a callee with a body of blocks,
-``if``s, scalar assignments, declarations and ``return``s (no ``exit``: its copy-back order is the
-runtime's).  Otherwise :func:`inline_calls` returns None and the action is predicated as written.
+are bit/int/bool/varbit values, headers or structs of bit/int/bool values and headers, at a place
+without a call, carrying no mark of the copy-back passes (a dropped copy-back), of a callee with a
+body of blocks, ``if``s, scalar assignments, declarations and ``return``s (no ``exit``: its
+copy-back order is the runtime's); not a whole stack element at a run-time index as an ``out`` or
+``inout`` argument (p4c's copy-back is an ``assign_header`` into a ``dereference_header_stack``:
+simple_switch refuses that JSON, "Invalid 'type' in expression", and simple_switch_grpc dies on it
+with SIGSEGV).  Otherwise :func:`inline_calls` returns None and the action is predicated as written.
 """
 from __future__ import annotations
 
@@ -39,6 +45,7 @@ import copy
 
 from .elab_common import ir_dicts, is_call, pyname
 from .remove_returns import hoist_init, remove_returns
+from .side_effects import TEMP, Unordered, has_fn_call, needs_order, order_statement
 
 _SCALARS = ("bit", "int", "bool")
 _MAX_DEPTH = 8
@@ -56,7 +63,7 @@ def inline_calls(body: list, actions: dict, functions: dict, structs: dict | Non
     ``py`` name -> the IR's function; ``structs``: the IR's struct types (name -> ``fields``, for
     the field-by-field copies of a struct argument); ``dismantle``: body -> body with its ``?:``s
     made ``if``s (SideEffectOrdering, which p4c's front end runs on the callee before pasting it)."""
-    if not any(d.get("s") in ("call_action", "call_fn") or _value_call(d) for d in ir_dicts(body, "t")):
+    if not any(d.get("s") in ("call_action", "call_fn") for d in ir_dicts(body, "t")) and not has_fn_call(body):
         return None
     inl = _Inliner(actions, functions, structs or {}, dismantle or (lambda b: b))
     try:
@@ -76,6 +83,13 @@ class _Inliner:
         out = []
         for s in stmts:
             k = s.get("s")
+            if needs_order(s):   # (SideEffectOrdering's temporaries first: side_effects)
+                try:
+                    ordered = order_statement(s, self.temp)
+                except Unordered:
+                    raise _NotInlined from None
+                out += self.stmts(ordered, depth)
+                continue
             if k == "block":
                 out.append(dict(s, body=self.stmts(s["body"], depth)))
             elif k == "if":
@@ -97,6 +111,13 @@ class _Inliner:
             else:
                 out.append(s)
         return out
+
+    def temp(self, t: list) -> dict:
+        """A fresh temporary of SideEffectOrdering (side_effects.order_statement), declared first."""
+        self.copies += 1
+        n = f"{TEMP}{self.copies}"
+        self.hoisted.append({"s": "decl", "n": n, "t": t, "init": None})
+        return {"op": "var", "n": n, "t": t}
 
     def paste_value(self, s: dict, depth: int) -> dict:
         """``l = f(args)`` of a function with a bit/int/bool result (SideEffectOrdering leaves such a
@@ -134,8 +155,11 @@ class _Inliner:
         names, subst, pre, post = {}, {}, [], []
         for arg, p in zip(args, params):
             e, d = arg.get("e"), arg.get("dir")
-            if e is None or arg.get("dead") or arg.get("dead_key") is not None or arg.get("siblings") or _unsafe(e) \
-                    or not self.copyable(p["t"] or [None]) or self.in_union(e):
+            if e is None or arg.get("dead") or arg.get("dead_key") is not None or _unsafe(e) \
+                    or not self.copyable(p["t"] or [None]) or (arg.get("siblings") and d not in ("out", "inout")) \
+                    or (d in ("out", "inout") and (p["t"] or [None])[0] == "header" and _indexed(e)):
+                # (a whole stack element at a run-time index copied back: BMv2 cannot run p4c's
+                # assign_header into a dereference_header_stack)
                 raise _NotInlined
             if d is None:
                 if (p["t"] or [None])[0] not in _SCALARS:
@@ -150,7 +174,10 @@ class _Inliner:
             if d in ("in", "inout"):
                 pre += self.copy(var, e)
             if d in ("out", "inout"):
-                post += self.copy(e, var)
+                back = self.copy(e, var)
+                if arg.get("siblings"):   # (a union member's copy-back makes its siblings invalid)
+                    back = [dict(x, siblings=arg["siblings"]) for x in back]
+                post += back
         for d in ir_dicts(body, "t"):
             if d.get("s") == "decl":
                 names[d["n"]] = d["n"] + suffix
@@ -159,15 +186,6 @@ class _Inliner:
 
     def copyable(self, t: list) -> bool:
         return copyable(t, self.structs)
-
-    def in_union(self, e: dict) -> bool:
-        """Whether ``e`` is (in) a member of a header union, whose copy marks its siblings."""
-        while e.get("op") == "field":
-            bt = e["base"].get("t") or [None]
-            if bt[0] == "struct" and (self.structs.get(bt[1]) or {}).get("union"):
-                return True
-            e = e["base"]
-        return False
 
     def copy(self, dst: dict, src: dict) -> list:
         return struct_copy(dst, src, self.structs)
@@ -220,8 +238,19 @@ def _value_call(s: dict) -> bool:
 
 
 def _unsafe(e: dict) -> bool:
-    """A place the replay does not paste: a run-time stack index or a call in it."""
-    return any(is_call(d) or (d.get("op") == "stack_idx" and d["i"].get("op") != "const") for d in ir_dicts(e, "t"))
+    """A place the replay does not paste: a call in it, or a run-time stack index not evaluated
+    into a temporary (side_effects: SideEffectOrdering's index temporaries)."""
+    return any(is_call(d) or (d.get("op") == "stack_idx" and d["i"].get("op") != "const" and not _temp(d["i"]))
+               for d in ir_dicts(e, "t"))
+
+
+def _indexed(e: dict) -> bool:
+    """Whether lvalue ``e`` is a stack element at a run-time index."""
+    return e.get("op") == "stack_idx" and e["i"].get("op") != "const"
+
+
+def _temp(e: dict) -> bool:
+    return e.get("op") == "var" and str(e.get("n", "")).startswith(TEMP)
 
 
 def _rename(x, names: dict, subst: dict):

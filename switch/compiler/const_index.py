@@ -423,6 +423,10 @@ class ConstIndexRules(SubDivisionRules):
             self._forget_action(d["action"], env, seen)
 
     def _check_indexes(self, node, env: dict) -> None:
+        if env and (stores := self.__dict__.get("element_stores")):   # (elab_load_refusals.note_element_store)
+            for n in ir_dicts(node):
+                if id(n) in stores and stores[id(n)][0] is n and self.fold(_subst(n["i"], env)) is not None:
+                    del stores[id(n)]   # (p4c propagates a constant into the index: a plain assign_header)
         if env and self.__dict__.get("const_dry_depth"):
             self._fold_sub_divisions(node, env)
         if not env or self.__dict__.get("const_dry_depth"):
@@ -542,6 +546,7 @@ class ConstIndexRules(SubDivisionRules):
             finally:
                 self.divisions_only = False
         self.flush_divisions(parser=False)
+        self.flush_element_stores()   # (elab_load_refusals.note_element_store)
         self.judge_sub_divisions(locals_ + body)
         folded = self.__dict__.pop("action_folded_divs", None)   # (prop_reach: unless p4c has no path there)
         for n, loc, message, ctx in unfolded_action_divisions(body, folded or [], self.tables, self.actions):
@@ -606,7 +611,8 @@ class ConstIndexRules(SubDivisionRules):
         for the divisions only (a stack index in a parser is not checked here)."""
         stale = any(d.get("s") == "extract_next"
                     for d in ir_dicts([blk["states"]] + [b["states"] for b in getattr(self, "subparsers", [])]))
-        if not self.__dict__.get("pending_divs") and not stale:
+        stores = any(v[2].get("kind") == "parser" for v in (self.__dict__.get("element_stores") or {}).values())
+        if not self.__dict__.get("pending_divs") and not stale and not stores:
             return
         self.divisions_only = True
         self.parser_stale = stale   # (reads of stale stack elements pinned: stale_stack)

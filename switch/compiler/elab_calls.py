@@ -267,6 +267,8 @@ class CallRules:
             raise E(arg.loc, f"argument for {p['dir']} parameter {p['name']} has type "
                              f"{tstr(lt)}, expected {tstr(p['t'])}")
         out = {"dir": p["dir"], "e": lv, **extra}
+        if lt[0] == "header" and "py" not in extra:   # (an action's or function's: copied back; elab_load_refusals)
+            self.note_element_store(lv, arg.loc)
         if sib := self.union_siblings(lv):
             out["siblings"] = sib
         return out

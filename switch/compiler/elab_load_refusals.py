@@ -31,6 +31,10 @@ tests/p4c/test_load_refused.py's, which start simple_switch on p4c's JSON for ea
   calculations (a digest, ``log_msg`` or ``truncate`` there loads: helper mutz33);
 * a header union in the user metadata struct (or a struct in it): "Invalid reference to object
   of type 'header type' with name 'u_t'" (a stack of unions loads).
+* a whole header stored into a stack element at a run-time index p4c's constant propagation does
+  not fold (an assignment in a control, an action or a parser state, an action's or function's
+  ``out``/``inout`` argument): "Invalid 'type' in expression: ''" (:meth:`note_element_store`,
+  helper opens6).
 
 Helper errs17's probes: the user metadata struct, a copy of it, or another struct reached through
 a parameter in hash/checksum/digest data (:meth:`refuse_struct_data`); a stack element given as a list
@@ -161,14 +165,72 @@ class LoadRefusalRules:
         ``userMetadata.x`` in a header of type ``M`` whose fields are ``x`` -- simple_switch
         refuses the JSON ("No field 'userMetadata.x' can be found in header type 'M'";
         netx-ulx/dataplaneChangeDetection's ``UpdateRow(0, meta)``, corpus23).  Straight-line
-        assignments and reads load (p4c propagates the copy away)."""
+        assignments and reads load (p4c propagates the copy away).
+
+        In an action p4c's BMv2 back end predicates the ``if``s (helper opens6, simple_switch's verdicts
+        on p4c's JSON): an assignment under an ``if`` of the callee is a Mux the copy propagation
+        follows, so an action with such a parameter (called anywhere), or a function called
+        unconditionally in an action, loads -- only an extern's write keeps the copy; a call under an
+        ``if`` of the action (or past a conditional ``return``) predicates the copy-in itself (``m.x =
+        c ? meta.x : m.x`` reads the local), and any parameter of the type -- ``in`` too -- keeps it.
+        (simple_switch_grpc takes such a JSON over P4Runtime and dies with SIGSEGV on the first packet
+        that runs the action: the program is refused as simple_switch refuses it.)"""
         mt = self.__dict__.get("user_meta_type")
+        if mt is None:
+            return
+        in_action = bool(self.ctx and self.ctx.get("in_action"))
+        if in_action and (self.ctx.get("if_depth") or self.ctx.get("cond_return")) and not self.ctx.get("dead"):
+            for p in rec["params"]:
+                if p.get("dir") in ("in", "out", "inout") and p["t"] == mt:
+                    self.load_refusal(loc, f"{kind} {rec['name']} called under a condition in an action: p4c predicates "
+                                           f"the copy of its parameter {p['name']} (the user metadata type {mt[1]}), which "
+                                           f"survives: No field 'userMetadata.x' can be found in header type '{mt[1]}' "
+                                           "(simple_switch refuses p4c's JSON)")
+                    return
+            return
         names = {p["py"]: p["name"] for p in rec["params"] if p.get("dir") in ("out", "inout") and p["t"] == mt}
-        hit = _copy_write(rec.get("body") or [], names, False) if mt is not None and names else None
+        hit = _copy_write(rec.get("body") or [], names, False, assigns=not (in_action or kind == "action")) \
+            if names else None
         if hit:
             self.load_refusal(loc, f"{kind} {rec['name']}: p4c's copy of its parameter {names[hit[0]]} (the user "
                                    f"metadata type {mt[1]}) survives ({hit[1]}): No field 'userMetadata.{hit[2]}' "
                                    f"can be found in header type '{mt[1]}' (simple_switch refuses p4c's JSON)")
+
+    def note_element_store(self, lv: dict, loc) -> None:
+        """A whole header stored into a stack element at a run-time index (``hs[i] = x``, or the
+        copy-back of an ``out``/``inout`` argument ``hs[i]`` of an action or function): p4c writes an
+        ``assign_header`` whose destination is a ``dereference_header_stack`` expression, which
+        simple_switch refuses to load ("Invalid 'type' in expression: ''"; simple_switch_grpc takes it
+        over P4Runtime and dies with SIGSEGV on the first packet that runs it) -- unless p4c's constant
+        propagation makes the index a constant (``m.i = 1; hs[m.i] = x`` loads): noted here, dropped
+        when const_index's walk folds the index, refused by :meth:`flush_element_stores` (helper
+        opens6).  A header initializer (``hs[i] = {..}``), a read (``x = hs[i]``, an ``in``
+        argument) and a sub-control's argument load."""
+        if self.ctx is None or self.ctx.get("kind") not in ("control", "parser") or lv.get("op") != "stack_idx" \
+                or lv["i"].get("op") == "const" or self.fold(lv["i"]) is not None:
+            return
+        self.__dict__.setdefault("element_stores", {})[id(lv)] = (lv, loc, dict(self.ctx))
+
+    def flush_element_stores(self, parser: bool = False) -> None:
+        """Refuse the noted element stores of the control just elaborated (``parser``: of the parsers)
+        whose index stayed unknown."""
+        stores = self.__dict__.get("element_stores") or {}
+        block = (self.ctx or {}).get("block")
+        for k, (lv, loc, ctx) in list(stores.items()):
+            if (ctx.get("kind") == "parser") != parser or not parser and ctx.get("block") != block:
+                continue
+            del stores[k]
+            if ctx.get("state") is not None:   # a parser state's (as const_index.flush_divisions has it)
+                if ctx["state"] not in ctx.get("live_states", (ctx["state"],)):
+                    continue   # (unreachable: p4c removes the state first)
+                ctx = {x: v for x, v in ctx.items() if x != "state"}
+            saved, self.ctx = self.ctx, ctx
+            try:
+                self.load_refusal(loc, f"{expr_text_ir(lv)} = ...: a whole header stored into a stack element at a "
+                                       "run-time index -- p4c's assign_header into a dereference_header_stack: Invalid "
+                                       "'type' in expression: '' (simple_switch refuses p4c's JSON)")
+            finally:
+                self.ctx = saved
 
     def refuse_metadata_local_copies(self, stmts: list) -> None:
         """A local variable of the user metadata's type (``M m2 = m;``) whose field an extern call
@@ -315,6 +377,18 @@ def _match_ident(matches: list, keys: list) -> tuple:
         else:
             out.append(m["value"])
     return tuple(out)
+
+
+def expr_text_ir(e: dict) -> str:
+    """A stack element lvalue of the IR as P4 writes it (for messages)."""
+    if e.get("op") == "stack_idx":
+        i = e["i"]
+        return f"{expr_text_ir(e['st'])}[{i.get('v') if i.get('op') == 'const' else expr_text_ir(i)}]"
+    if e.get("op") == "field":
+        return f"{expr_text_ir(e['base'])}.{e['f']}"
+    if e.get("op") == "var":
+        return str(e["n"]).split("_", 1)[-1] if str(e["n"]).startswith("p_") else str(e["n"])
+    return "..."
 
 
 def _copy_write(stmts, names: dict, cond: bool, assigns: bool = True):

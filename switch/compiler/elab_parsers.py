@@ -38,6 +38,7 @@ class ParserRules:
         if not depth:   # (its sub-parsers are inlined into it: const_index.check_parser_constants)
             self.check_parser_constants(out)
             self.flush_divisions(parser=True)
+            self.flush_element_stores(parser=True)   # (elab_load_refusals.note_element_store)
         return out
 
     def _elab_parser(self, p: Node, prefix: str | None, consts, top: bool) -> dict:

@@ -184,6 +184,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
         if lt[0] == "header" and (sib := self.union_siblings(lhs)):
             # BMv2: a header union member made valid by an assignment invalidates the others
             return [{"s": "assign", "l": lhs, "r": rhs, "siblings": sib}]
+        if lt[0] == "header" and rhs.get("op") != "mk":
+            self.note_element_store(lhs, s.loc)   # (a run-time index: elab_load_refusals)
         return [{"s": "assign", "l": lhs, "r": rhs}]
 
     def simple_stmt(self, s: Node, scope: Scope) -> list:

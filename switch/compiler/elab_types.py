@@ -367,6 +367,8 @@ class TypeRules:
                 # p4c accepts it (in a metadata struct, say); the embedded target refuses a use
                 # of the field (member_of) and leaves it out of the struct
                 self.__dict__.setdefault("dropped_varbit_fields", {})[(d.name, f.name)] = t
+                # (its place among the kept fields: elab_values.struct_p4_fields, for a list initializer)
+                self.__dict__.setdefault("dropped_varbit_at", {}).setdefault(d.name, []).append((len(fields), f.name, t))
                 continue
             elif d.kind == "header_union" and t[0] != "header":
                 raise E(f.loc, f"header_union {d.name}: member {f.name} must be a header, not {tstr(t)}")

@@ -125,7 +125,7 @@ class ValueRules:
         if t[0] == "header":
             fields = self.header_p4_fields(t[1])
         else:
-            fields = self.structs[t[1]]["fields"]
+            fields = self.struct_p4_fields(t[1])
         dots = ir.get("dots")   # `...`: the fields not given take their default values
         if et[0] == "list" and "items" not in ir:   # a tuple-typed value, not a list expression
             raise E(loc, f"a tuple value cannot become {tstr(t)}: only a list expression can "
@@ -144,7 +144,8 @@ class ValueRules:
             if missing and not dots:
                 raise E(loc, f"struct initializer for {tstr(t)} misses field(s) {', '.join(missing)}")
             items = [given[f] if f in given else self.default_value(ft, loc) for f, ft in fields]
-        varbits = self.headers[t[1]].get("varbits") or () if t[0] == "header" else ()
+        varbits = self.headers[t[1]].get("varbits") or () if t[0] == "header" else \
+            [f for f, ft in fields if ft[0] == "varbit"]
         for it, (f, ft) in zip(items, fields):
             enum = self.field_enums.get((t[1], f)) if t[0] == "header" else None
             if enum and self.enum_of(it, it["t"]) != enum:
@@ -185,6 +186,17 @@ class ValueRules:
                     flat.append(v)
             return {"op": "mk", "t": t, "fields": [pyname(f) for f in names], "vals": flat}
         return {"op": "mk", "t": t, "fields": [pyname(f) for f, _ in fields], "vals": vals}
+
+    def struct_p4_fields(self, sname: str) -> list:
+        """Struct ``sname``'s fields in declaration order, its varbit fields too (the struct leaves
+        them out: a local's value holds each as a box of its own, elab_types.dropped_varbit_use), for
+        a list or struct initializer: p4c compiles ``vs_t s = { 1, hdr.v.v }`` (a metadata header
+        instance of the struct, assign_VL into it; helper opens6), and the box takes the bits and the
+        length (runtime ``_mk``)."""
+        out = [list(x) for x in self.structs[sname]["fields"]]
+        for i, (pos, name, vt) in enumerate(self.__dict__.get("dropped_varbit_at", {}).get(sname, ())):
+            out.insert(pos + i, [name, vt])
+        return out
 
     def header_p4_fields(self, hname: str) -> list:
         """A header's fields as the program declares them: a struct field (stored as its leaves

@@ -33,9 +33,12 @@ assignment in an ``if`` is an ``assign_VL`` of a Mux, on which simple_switch 1.1
 an action drops the packet first (:data:`VARBIT_DIES`; helper opens5).
 An action is left as it is (run with its ``if`` statements, the P4 semantics) when one of its
 ``if``s holds anything but assignments of bit/int/bool values, headers and structs of those, and
-blocks -- a call, a declaration, a union or stack copy, an lvalue with a run-time index, a nested ``if`` whose
+blocks -- a call left unpasted, a union or stack copy, an lvalue whose run-time index is no variable, a nested ``if`` whose
 condition calls a function with out/inout arguments (helper fuzz30) -- since what p4c's
 earlier passes make of those (inlining temporaries, copies of structures) is not replayed.
+A declaration inside a branch is moved to the action's top first, its initializer left as an
+assignment (p4c's MoveDeclarations; ``remove_returns.move_nested_declarations``), and a ``?:`` in a
+declaration's initializer is dismantled as an assignment's (:func:`dismantle_muxes`; helper opens6).
 """
 from __future__ import annotations
 
@@ -43,7 +46,7 @@ import copy
 
 from .action_inline import copyable, inline_calls, struct_copy
 from .elab_common import ir_any, is_call
-from .remove_returns import remove_returns
+from .remove_returns import move_nested_declarations, remove_returns
 
 _SCALARS = ("bit", "int", "bool")
 
@@ -290,7 +293,7 @@ class Predication:
         # inliners run -- dismantle_muxes, remove_returns, action_inline)
         flat = dismantle_muxes(body, self)
         src = inline_calls(flat, *self.callees, dismantle=lambda b: dismantle_muxes(b, self)) or flat
-        work = remove_returns(src) or src
+        work = move_nested_declarations(remove_returns(src) or src)
         if not any(s.get("s") == "if" for s in _flat(work)):
             self.fresh = saved[3]
             return body
@@ -461,6 +464,9 @@ def dismantle_muxes(body: list, pred: "Predication") -> list:
             if k == "assign":
                 r = expr(s["r"], pre)
                 s = dict(s, r=r) if pre else s
+            elif k == "decl" and s.get("init") is not None:   # (as an assignment: MoveDeclarations; opens6)
+                r = expr(s["init"], pre)
+                s = dict(s, init=r) if pre else s
             elif k == "if":
                 c = expr(s["c"], pre)
                 s = dict(s, c=c, then=stmts(s["then"] or []), **{"else": stmts(s["else"]) if s.get("else") else s.get("else")})

@@ -107,3 +107,29 @@ def hoist_init(decl: dict) -> list:
     if decl.get("init") is None:
         return []
     return [{"s": "assign", "l": {"op": "var", "n": decl["n"], "t": decl["t"]}, "r": decl["init"]}]
+
+
+def move_nested_declarations(body: list) -> list:
+    """``body`` with the declarations inside its ``if``s and blocks moved to its top as p4c's
+    MoveDeclarations moves an action's locals (their initializers left in place as assignments:
+    :func:`hoist_init`), so that Predication sees a branch's ``T x = e;`` as the assignment p4c has
+    there (helper opens6: ``else { bit<8> x = c ? 4 : a; if (x == 2) { x = 7; } .. }`` -- the action ran
+    as written); ``body`` itself when none is nested."""
+    moved: list = []
+
+    def walk(stmts: list, top: bool) -> list:
+        out = []
+        for s in stmts:
+            k = s.get("s")
+            if k == "decl" and not top:
+                moved.append(dict(s, init=None))
+                out += hoist_init(s)
+            elif k == "block":
+                out.append(dict(s, body=walk(s["body"], False)))
+            elif k == "if":
+                out.append(dict(s, then=walk(s["then"] or [], False), **{"else": walk(s.get("else") or [], False)}))
+            else:
+                out.append(s)
+        return out
+    out = walk(body, True)
+    return moved + out if moved else body
