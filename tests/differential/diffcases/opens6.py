@@ -1,6 +1,6 @@
 """Found by helper opens6 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5: programs p4c
 compiles whose behaviour checkmate-switch must match."""
-from .base import H, H2, PAYLOAD, case, eth, program, varbit_program
+from .base import H, case, program, varbit_program
 
 CAT = "p4c Predication"
 
