@@ -78,6 +78,11 @@ class BlockRules:
             elif k in ("header", "struct", "header_union"):
                 self.declare_struct(d)
             elif k == "typedef":
+                ty = d.type
+                if ty.kind == "typename" and ty.name in self.generic_structs and not ty.get("args"):
+                    # (p4c names the typedef: a variable `G v;` is named at the struct, elab_types.specialize)
+                    raise E(d.loc, f"{d.name}: `type' can only be applied to base types" if d.get("newtype") else
+                            f"{ty.name}: no type parameters supplied for generic type")
                 with self.translation_errors_kept([]) as bad:
                     self.typedefs[d.name] = self.resolve_type(d.type, in_decl=True)
                 if bad:   # raised where the typedef is used (elab_types._resolve_type)
@@ -380,8 +385,9 @@ class BlockRules:
         k = d.kind
         if k == "action":
             q = f"{cname}.{d.name}"
+            hides = scope.names.get(d.name)   # (a control parameter the action's name shadows after it)
             scope.add(d.name, ("action", q))
-            self.declare_action(d, q, scope)
+            self.declare_action(d, q, scope, hides)
             return []
         if k == "table":
             q = self.declare_table(d, f"{cname}.{d.name}", scope)

@@ -374,6 +374,9 @@ class TableRules:
                                f"be assigned in call NoAction (p4c)")
             if any(x.get("p4info_as") == na for x in acts):   # `@name(".NoAction") action a` listed (mutz22)
                 raise E(d.loc, f"table {q}: a listed action is @name'd {na}, the default action p4c adds (p4c: duplicate label in its JSON)")
+            if any(a["name"] == na and a["scope"] == "TABLE_ONLY" for a in acts):   # (p4c names no line)
+                raise E(d.loc, f"table {q}: default_action: Action marked with tableonly used as default action "
+                               "(a table without default_action gets NoAction(), listed here @tableonly: p4c)")
             self.actions[na]["used"] = self.actions[na]["self_used"] = True
             default = {"action": na, "params": [], "const": False}
             if na not in anames:

@@ -118,6 +118,8 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
             return self.struct_like(annos)
         if self.at("typedef", "type"):
             newtype = self.next().text == "type"
+            if self.at("void"):   # (p4c's grammar: typedef takes a typeRef or a derived type declaration)
+                raise self.err("a type (syntax error, unexpected VOID)")
             ty = self.type_ref()
             name = self.ident("a type name")
             self.expect(";")

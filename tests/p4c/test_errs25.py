@@ -1,0 +1,106 @@
+"""Programs of helper errs25's probe sweep (/work/errs25: keyword-like names, key @name forms,
+V1MODEL_VERSION, initializer entries, annotations and table properties, const entries, generic
+structs and functions, `type`/`typedef`, serializable enums, unions and stacks, switch,
+compile-time evaluation, abstract methods, shadowing, v1model externs, value sets, verify,
+return/exit), each decided by real p4c 1.2.4.8 and failing before:
+
+* ``LINES``: programs p4c refuses that checkmate-p4c accepted or refused at another line: the
+  error is at p4c's line (the culprit's) and matches the pattern; with p4c on PATH p4c refuses
+  each too.
+* ``ACCEPTS``: programs p4c compiles that checkmate-p4c refused: they compile, with p4c's P4Info.
+"""
+from __future__ import annotations
+
+import pytest
+
+from p4c_helpers import assert_p4info_as_p4c, assert_refused_as_p4c, program
+from switch.compiler import compile_source
+
+_G = "struct G<T> { T f; }"
+
+# name -> (program, text at p4c's error line, pattern of the message)
+LINES = {
+    # a table without default_action gets NoAction(); listed @tableonly it cannot be that default
+    # (p4c: "default_action: Action marked with tableonly used as default action", no line)
+    "tableonly_noaction_as_the_implicit_default": (
+        program(locals="    action a() { }\n    table t { key = { hdr.h.a: exact; } actions = { a; @tableonly NoAction; } }",
+                body="        t.apply();"), "table t", "tableonly used as default action"),
+    # an action named like a control parameter: its body still sees the parameter, after it the
+    # name is the action's (p4c: "Cannot extract field h from hdr which has type <Method>" at the
+    # key); checkmate-p4c lost the parameter ("unknown name hdr" in the action's body)
+    "action_named_like_a_control_parameter_then_read": (
+        program(locals="    action hdr() { hdr.h.c = 1; }\n    table t { key = { hdr.h.a: exact; } actions = { hdr; } }",
+                body="        t.apply();"), "table t", "hdr is a action"),
+    # generic structs: a field naming the struct itself, used or not
+    "generic_struct_referring_to_itself": (
+        program(top="struct G<T> { G<T> f; }", body="        hdr.h.c = 1;"), "struct G<T>", "Self-referencing types"),
+    "generic_struct_referring_to_itself_through_another": (
+        program(top=_G + "\nstruct K<T> { G<K<T>> f; }", body="        hdr.h.c = 1;"), "struct K<T>", "Self-referencing types"),
+    "generic_header_referring_to_itself": (
+        program(top="header G<T> { G<T> f; }", body="        hdr.h.c = 1;"), "header G<T>", "Self-referencing types"),
+    # a specialization whose field gets a type no field may have: p4c names the field (was accepted)
+    "generic_struct_field_of_type_int": (
+        program(top=_G, body="        G<int> v = { 1 };\n        hdr.h.c = (bit<8>)v.f;"), "struct G<T>", "cannot have type 'int'"),
+    "generic_struct_field_of_type_int_through_another": (
+        program(top=_G + "\nstruct K<U> { G<U> g; }", body="        K<int> v;\n        hdr.h.c = 1;"), "struct G<T>",
+        "cannot have type 'int'"),
+    "generic_struct_field_of_type_string": (
+        program(top=_G, body="        G<string> v;\n        hdr.h.c = 1;"), "struct G<T>", "cannot have type 'string'"),
+    "generic_struct_field_of_an_extern_type": (
+        program(top=_G, body="        G<packet_in> v;\n        hdr.h.c = 1;"), "struct G<T>", "cannot have type 'packet_in'"),
+    # type arguments for a type declared without type parameters (was accepted)
+    "type_arguments_for_a_plain_struct": (
+        program(top="struct S { bit<8> f; }", body="        S<bit<8>> v = { 1 };\n        hdr.h.c = v.f;"),
+        "S<bit<8>> v", "has 0 type parameter"),
+    "type_arguments_for_a_header_in_a_field": (
+        program(top="struct K { h_t<bit<8>> g; }", body="        hdr.h.c = 1;"), "struct K", "has 0 type parameter"),
+    "type_arguments_for_a_plain_struct_parameter": (
+        program(top="struct S { bit<8> f; }\nvoid f(in S<bit<8>> g) { }", body="        hdr.h.c = 1;"), "void f(",
+        "has 0 type parameter"),
+    "type_arguments_for_an_enum": (
+        program(top="enum EN { A }", body="        EN<bit<8>> v = EN.A;\n        hdr.h.c = 1;"), "EN<bit<8>> v", "not generic"),
+    # a typedef of a generic struct without type arguments: p4c names the typedef (a variable's
+    # use is named at the struct, errs23)
+    "typedef_of_a_generic_struct_without_arguments": (
+        program(top=_G + "\ntypedef G GG;", body="        hdr.h.c = 1;"), "typedef G GG", "no type parameters supplied"),
+    "newtype_of_a_generic_struct_without_arguments": (
+        program(top=_G + "\ntype G GG;", body="        hdr.h.c = 1;"), "type G GG", "can only be applied to base types"),
+    "typedef_void": (program(top="typedef void V;", body="        hdr.h.c = 1;"), "typedef void", "VOID"),
+    # a generic function's body, type-checked once with T unknown (was accepted: each call binds T)
+    "generic_function_assigns_a_literal_to_an_out_t": (
+        program(top="void o<T>(out T x) { x = 0; }", body="        o(hdr.h.c);"), "void o<T>", "'x = 0'"),
+    "generic_function_assigns_a_typed_literal_to_a_t_local": (
+        program(top="void o<T>(out T x) { T y; y = 8w1; x = y; }", body="        o(hdr.h.c);"), "void o<T>", "'y = 1'"),
+    "generic_function_returns_a_literal_uncalled": (
+        program(top="T o<T>(in T x) { return 0; }", body="        hdr.h.c = 1;"), "T o<T>", "'return 0'"),
+    "generic_function_compares_t_with_a_literal": (
+        program(top="bool o<T>(in T x) { return x == 0; }", body="        if (o(hdr.h.a)) { hdr.h.c = 1; }"), "bool o<T>",
+        "cannot be compared"),
+    "generic_function_slices_a_t": (
+        program(top="bit<4> o<T>(in T x) { return x[3:0]; }", body="        hdr.h.c = (bit<8>)o(hdr.h.a);"), "bit<4> o<T>",
+        "bit extraction only defined"),
+    "generic_function_t_as_a_condition": (
+        program(top="bit<8> o<T>(in T x) { if (x) { return 1; } return 0; }", body="        hdr.h.c = o(hdr.h.a == 1);"),
+        "bit<8> o<T>", "Condition of IfStatement"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINES))
+def test_refused_at_p4c_line(name, tmp_path):
+    assert_refused_as_p4c(*LINES[name], tmp_path)
+
+
+ACCEPTS = {
+    # an action named like a control parameter, called directly: its body writes the parameter
+    "action_named_like_a_control_parameter_called": program(
+        locals="    action hdr() { hdr.h.c = 1; }", body="        hdr();"),
+    # G<string> of a struct whose fields do not use T
+    "generic_struct_of_string_unused_parameter": program(
+        top="struct G<T> { bit<8> f; }", body="        G<string> v;\n        hdr.h.c = 1;"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTS))
+def test_compiles_as_p4c(name, tmp_path):
+    out = compile_source(ACCEPTS[name], "prog.p4")
+    assert_p4info_as_p4c(ACCEPTS[name], out.p4info, tmp_path)
