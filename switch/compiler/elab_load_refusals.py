@@ -60,7 +60,9 @@ class LoadRefusalRules:
         """``base.isValid()``.  ``hs.last.isValid()`` (in a parser: ``last`` is refused elsewhere):
         p4c writes the field ``[["hs", "last"], "$valid$"]``, a list where simple_switch 1.15.5 wants
         the header's name, and it refuses the JSON ("Json::LogicError: Type is not convertible to
-        string"; errs22 probe a_stk_last_isvalid)."""
+        string"; errs22 probe a_stk_last_isvalid).  ``hs[i].isValid()`` with a run-time index anywhere
+        (a condition, a value, a key): p4c writes the field ``[{dereference_header_stack ..}, "$valid$"]``
+        and simple_switch refuses the JSON (helper errs25)."""
         if base.kind == "member" and base.name == "last":
             first = base
             while first.kind == "member":
@@ -68,7 +70,16 @@ class LoadRefusalRules:
             self.load_refusal(first.loc, f"{expr_text(base)}.isValid(): p4c writes a field of the stack's last "
                                    "element that simple_switch cannot load (Json::LogicError: Type is not "
                                    "convertible to string)")
-        return {"op": "isvalid", "h": ir, "t": BOOL}
+        out = {"op": "isvalid", "h": ir, "t": BOOL}
+        if runtime_index_key(out):   # (errs25 probes ss_*: a condition, a bool, in an action or a parser;
+            # setValid()/setInvalid() of such an element load)
+            first = base
+            while first.kind in ("member", "index"):
+                first = first.base
+            self.load_refusal(first.loc, f"{expr_text(base)}.isValid(): p4c writes the validity field of a header "
+                                        "stack element at a run-time index, which simple_switch refuses to load "
+                                        "(Json::LogicError: Type is not convertible to string)")
+        return out
 
     def load_refusal(self, loc, message: str) -> None:
         """A construct p4c compiles whose BMv2 JSON simple_switch refuses to load: checkmate-p4c

@@ -134,11 +134,13 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
                 raise P4CompileError(t.loc, f"syntax error: the {t.text} declaration cannot be annotated")
             kind = "error_decl" if self.next().text == "error" else "match_kind"
             self.expect("{")
-            members = []
-            while not self.at("}"):
-                members.append(self.ident("a member name").text)
-                if not self.accept(","):
+            if self.at("}"):   # (p4c's identifierList: one name at least; a trailing comma for match_kind only)
+                raise P4CompileError(self.t.loc, f"syntax error, unexpected }}: {t.text} declaration without members")
+            members = [self.ident("a member name").text]
+            while self.accept(","):
+                if kind == "match_kind" and self.at("}"):
                     break
+                members.append(self.ident("a member name").text)
             self.expect("}")
             return Node(kind, t.loc, members=members)
         if self.at("extern"):
