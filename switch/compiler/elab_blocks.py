@@ -402,6 +402,11 @@ class BlockRules:
             if self.ctx.get("kind") != "parser":
                 raise E(d.loc, "value_set is only allowed in a parser")
             t = self.resolve_type(d.type)
+            if t[0] in ("header", "varbit", "error", "string") or t == INTLIT or \
+                    t[0] == "struct" and self.structs[t[1]].get("union"):
+                # (p4c's type checker, used or not: bits, int<N>, bool, enums, `type`, structs and tuples only)
+                what = "int" if t == INTLIT else tstr(t) if t[0] in ("varbit", "error", "string") else t[1]
+                raise E(d.type.loc, f"{what}: Illegal type for value_set element type")
             try:
                 fields, bad = self.value_set_fields(t, d.type.loc), None
             except P4CompileError as err:  # p4c drops an unused value set before it checks its type

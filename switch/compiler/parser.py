@@ -481,6 +481,8 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
             loc = self.next().loc
             self.expect("<")
             ty = self.type_ref()
+            if ty.kind == "stack":   # (p4c's grammar: a base type, a tuple or a type name only)
+                raise P4CompileError(self.t.loc, "syntax error, unexpected [: a value_set's element type cannot be a header stack")
             self.expect(">")
             self.expect("(")
             size = self.expr()

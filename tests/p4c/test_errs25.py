@@ -18,6 +18,12 @@ from switch.compiler import compile_source
 
 _G = "struct G<T> { T f; }"
 
+
+def _vs(t: str, top: str) -> str:
+    """A parser declaring an unused ``value_set<t>``."""
+    return program(top=top, body="        hdr.h.c = 1;").replace(
+        "    state start {", f"    value_set<{t}>(4) vs;\n    state start {{", 1)
+
 # name -> (program, text at p4c's error line, pattern of the message)
 LINES = {
     # a table without default_action gets NoAction(); listed @tableonly it cannot be that default
@@ -82,6 +88,15 @@ LINES = {
     "generic_function_t_as_a_condition": (
         program(top="bit<8> o<T>(in T x) { if (x) { return 1; } return 0; }", body="        hdr.h.c = o(hdr.h.a == 1);"),
         "bit<8> o<T>", "Condition of IfStatement"),
+    # `error { }` and `error { A, }`: p4c's syntax errors (match_kind takes a trailing comma); accepted
+    "empty_error_declaration": (program(top="error { }", body="        hdr.h.c = 1;"), "error { }", "unexpected }"),
+    "error_declaration_with_a_trailing_comma": (
+        program(top="error { Bad1, }", body="        hdr.h.c = 1;"), "error { Bad1, }", "found '}'"),
+    # value sets of a type p4c's type checker refuses, used or not (accepted while unused)
+    **{f"value_set_of_{n}": (_vs(t, top), f"value_set<{t}>", "Illegal type for value_set element type")
+       for n, t, top in (("a_header", "h_t", ""), ("a_varbit", "varbit<8>", ""), ("error", "error", ""),
+                         ("int", "int", ""), ("string", "string", ""), ("a_header_union", "uu_t", "header_union uu_t { h_t a; }"))},
+    "value_set_of_a_header_stack": (_vs("h_t[2]", ""), "value_set<h_t[2]>", "unexpected \\["),
 }
 
 
