@@ -88,9 +88,10 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
     def ident(self, what: str = "an identifier") -> Tok:
         # P4 allows some keywords as names in places (apply, key, actions, ...): accept
         # the non-reserved contextual ones.
-        if self.t.kind == "id" or (self.t.kind == "kw" and self.t.text in
-                                   ("apply", "key", "actions", "entries", "state", "type",
-                                    "priority", "list", "string", "value_set")):
+        # (p4c's grammar: `list` names a declaration but `string`, `value_set` and `_` name nothing)
+        if self.t.kind == "id" and self.t.text != "_" or (self.t.kind == "kw" and self.t.text in
+                                                          ("apply", "key", "actions", "entries", "state", "type",
+                                                           "priority", "list")):
             return self.next()
         raise self.err(what)
 

@@ -97,6 +97,19 @@ LINES = {
        for n, t, top in (("a_header", "h_t", ""), ("a_varbit", "varbit<8>", ""), ("error", "error", ""),
                          ("int", "int", ""), ("string", "string", ""), ("a_header_union", "uu_t", "header_union uu_t { h_t a; }"))},
     "value_set_of_a_header_stack": (_vs("h_t[2]", ""), "value_set<h_t[2]>", "unexpected \\["),
+    # `_`, `string` and `value_set` name nothing in p4c's grammar (checkmate-p4c took them as names:
+    # accepted, or refused at a use)
+    **{f"{what}_named_{label}": (prog_(nm), line(nm), "expected")
+       for label, nm in (("dontcare", "_"), ("string", "string"), ("value_set", "value_set"))
+       for what, prog_, line in (
+           ("action", lambda nm: program(locals=f"    action {nm}() {{ hdr.h.c = 1; }}", body=f"        {nm}();"),
+            lambda nm: f"action {nm}("),
+           ("constant", lambda nm: program(top=f"const bit<8> {nm} = 1;", body=f"        hdr.h.c = {nm};"),
+            lambda nm: f"const bit<8> {nm}"),
+           ("table", lambda nm: program(locals=f"    table {nm} {{ actions = {{ NoAction; }} }}", body=f"        {nm}.apply();"),
+            lambda nm: f"table {nm} "),
+           ("struct_field", lambda nm: program(top=f"struct sx {{ bit<8> {nm}; }}", body="        hdr.h.c = 1;"),
+            lambda nm: "struct sx"))},
 }
 
 
@@ -109,6 +122,13 @@ ACCEPTS = {
     # an action named like a control parameter, called directly: its body writes the parameter
     "action_named_like_a_control_parameter_called": program(
         locals="    action hdr() { hdr.h.c = 1; }", body="        hdr();"),
+    # `for` is no keyword of p4c 1.2.4.8 (`for (` starts the loop extension); `list` names a local
+    "variable_named_for": program(body="        bit<8> for = 1;\n        hdr.h.c = for;"),
+    "action_named_for_in_a_table": program(
+        locals="    action for() { hdr.h.c = 1; }\n    table t { key = { hdr.h.a: exact; } actions = { for; } default_action = for(); }",
+        body="        t.apply();"),
+    "function_named_for": program(top="bit<8> for() { return 1; }", body="        hdr.h.c = for();"),
+    "local_named_list": program(body="        bit<8> list = 1;\n        hdr.h.c = 2;"),
     # G<string> of a struct whose fields do not use T
     "generic_struct_of_string_unused_parameter": program(
         top="struct G<T> { bit<8> f; }", body="        G<string> v;\n        hdr.h.c = 1;"),
