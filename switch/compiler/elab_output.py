@@ -209,8 +209,9 @@ class OutputRules:
             if q in applied and q in self.__dict__.get("table_load_refusals", {}):   # (elab_load_refusals)
                 self.raise_deferred(self.table_load_refusals[q])
         for rec, loc, action in self.direct_meter_reads:
-            if rec["table"] is None and (action is None or action in used_actions):
-                # p4c names the declaration: "direct meter is not associated with any table"
+            if (rec["table"] is None or rec["table"] not in applied) and (action is None or action in used_actions):
+                # p4c names the declaration: "direct meter is not associated with any table" (a table
+                # nothing applies is gone by then: errs25 probe e2_x_dmeter_read_outside)
                 raise E(self.__dict__.get("direct_meter_decls", {}).get(rec["name"], loc),
                         f"{rec['name']}: direct meter is read but no table attaches it with its "
                         "'meters' property (p4c rejects it)")

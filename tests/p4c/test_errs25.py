@@ -88,6 +88,16 @@ LINES = {
     "generic_function_t_as_a_condition": (
         program(top="bit<8> o<T>(in T x) { if (x) { return 1; } return 0; }", body="        hdr.h.c = o(hdr.h.a == 1);"),
         "bit<8> o<T>", "Condition of IfStatement"),
+    # a direct meter read while the only table attaching it is not applied (p4c removes the table
+    # first: "direct meter is not associated with any table", at the meter); accepted
+    "direct_meter_read_its_table_unapplied": (
+        program(locals="    direct_meter<bit<8>>(MeterType.packets) dm;\n    action am() { dm.read(hdr.h.c); }\n"
+                       "    table t { key = { hdr.h.a: exact; } actions = { am; } meters = dm; }",
+                body="        dm.read(hdr.h.c);"), "direct_meter<bit<8>>", "no table attaches it"),
+    "direct_meter_read_in_a_called_action_its_table_unapplied": (
+        program(locals="    direct_meter<bit<8>>(MeterType.packets) dm;\n    action am() { dm.read(hdr.h.c); }\n"
+                       "    table t { key = { hdr.h.a: exact; } actions = { am; } meters = dm; }",
+                body="        am();"), "direct_meter<bit<8>>", "no table attaches it"),
     # `error { }` and `error { A, }`: p4c's syntax errors (match_kind takes a trailing comma); accepted
     "empty_error_declaration": (program(top="error { }", body="        hdr.h.c = 1;"), "error { }", "unexpected }"),
     "error_declaration_with_a_trailing_comma": (
