@@ -106,6 +106,11 @@ LINES = {
     **{f"value_set_of_{n}": (_vs(t, top), f"value_set<{t}>", "Illegal type for value_set element type")
        for n, t, top in (("a_header", "h_t", ""), ("a_varbit", "varbit<8>", ""), ("error", "error", ""),
                          ("int", "int", ""), ("string", "string", ""), ("a_header_union", "uu_t", "header_union uu_t { h_t a; }"))},
+    # value_set<bool> selected by a bool key: p4c's back end names the declaration (a bit key stays its
+    # type error at the select, errs19); was named at the select
+    "value_set_of_bool_for_a_bool_key": (
+        _vs("bool", "").replace("transition accept; }\n}\ncontrol VC", "transition select(hdr.h.a == 1) { vs: accept; default: reject; } }\n}\ncontrol VC", 1),
+        "value_set<bool>", "value_set<bool>"),
     "value_set_of_a_header_stack": (_vs("h_t[2]", ""), "value_set<h_t[2]>", "unexpected \\["),
     # `_`, `string` and `value_set` name nothing in p4c's grammar (checkmate-p4c took them as names:
     # accepted, or refused at a use)
