@@ -111,6 +111,9 @@ LINES = {
     "value_set_of_bool_for_a_bool_key": (
         _vs("bool", "").replace("transition accept; }\n}\ncontrol VC", "transition select(hdr.h.a == 1) { vs: accept; default: reject; } }\n}\ncontrol VC", 1),
         "value_set<bool>", "value_set<bool>"),
+    "value_set_of_bool_for_a_bit_key": (
+        _vs("bool", "").replace("transition accept; }\n}\ncontrol VC", "transition select(hdr.h.a[0:0]) { vs: accept; default: reject; } }\n}\ncontrol VC", 1),
+        "transition select", "Cannot cast implicitly"),
     "value_set_of_a_header_stack": (_vs("h_t[2]", ""), "value_set<h_t[2]>", "unexpected \\["),
     # `_`, `string` and `value_set` name nothing in p4c's grammar (checkmate-p4c took them as names:
     # accepted, or refused at a use)
