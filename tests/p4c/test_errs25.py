@@ -98,6 +98,10 @@ LINES = {
         program(locals="    direct_meter<bit<8>>(MeterType.packets) dm;\n    action am() { dm.read(hdr.h.c); }\n"
                        "    table t { key = { hdr.h.a: exact; } actions = { am; } meters = dm; }",
                 body="        am();"), "direct_meter<bit<8>>", "no table attaches it"),
+    # an annotation whose '(' is never closed: p4c's annotation body runs to the end of the file
+    # (only parentheses pair up there); checkmate-p4c stopped at a brace and named a later line
+    "annotation_parenthesis_never_closed": (
+        program(locals='    @foo("a" action b() { }', body="        b();"), "V1Switch(", "unexpected END"),
     # `error { }` and `error { A, }`: p4c's syntax errors (match_kind takes a trailing comma); accepted
     "empty_error_declaration": (program(top="error { }", body="        hdr.h.c = 1;"), "error { }", "unexpected }"),
     "error_declaration_with_a_trailing_comma": (
@@ -147,6 +151,10 @@ ACCEPTS = {
         body="        t.apply();"),
     "function_named_for": program(top="bit<8> for() { return 1; }", body="        hdr.h.c = for();"),
     "local_named_list": program(body="        bit<8> list = 1;\n        hdr.h.c = 2;"),
+    # braces inside an annotation's parentheses need not pair (p4c: only parentheses do)
+    "annotation_with_an_unpaired_brace": program(
+        locals="    @foo(a { b) action b() { hdr.h.c = 1; }\n    table t { key = { hdr.h.a: exact; } actions = { b; } }",
+        body="        t.apply();"),
     # G<string> of a struct whose fields do not use T
     "generic_struct_of_string_unused_parameter": program(
         top="struct G<T> { bit<8> f; }", body="        G<string> v;\n        hdr.h.c = 1;"),
