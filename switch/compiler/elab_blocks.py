@@ -6,6 +6,8 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 """
 from __future__ import annotations
 
+import re
+
 from .ast import Node, annotation
 from .elab_common import custom_crc, E, INTLIT, is_bits, Scope, tstr, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name
 from .elab_types import INT32_MAX, MAX_ARRAY
@@ -523,7 +525,7 @@ class BlockRules:
             raise E(d.loc, f"cannot instantiate {tname or t.kind} here")
         args = by_position(d.args, CONSTRUCTORS.get(tname), tname, d.loc)
         self.__dict__.setdefault("object_blocks", {})[q] = cname   # (drop_unapplied_subcontrols)
-        py = "X_" + q.replace(".", "_")
+        py = "X_" + re.sub(r"\W", "_", q)   # (`@name("c c")`: p4c and BMv2 take any name; elab_tables alike)
         if tname in ("counter", "meter"):
             if len(args) != 2:
                 raise E(d.loc, f"{tname} takes (size, type)")

@@ -9,6 +9,8 @@ checks are test_load_refused.py's; /work/errs25 probes ss_*, sscheck.py on simpl
   element and ``isValid()`` at a constant index load (the twins).
 * a key ``@name("")``: p4c and simple_switch take the empty match field name; checkmate-switch
   refused the device config ("match field name '' has unsafe characters", ir_check).
+* an extern instance ``@name("c c")``: its Python name kept the space ("not a safe Python
+  identifier"; elab_blocks.declare_instance now makes it as elab_tables does).
 """
 from __future__ import annotations
 
@@ -42,6 +44,8 @@ LOADED = {
     "stack_element_at_a_runtime_index_set_valid": _stack(body="        hdr.s[hdr.h.a].setValid();"),
     "stack_element_at_a_runtime_index_set_invalid": _stack(body="        hdr.s[hdr.h.a].setInvalid();"),
     "stack_element_at_a_constant_index_is_valid": _stack(body="        if (hdr.s[1].isValid()) { hdr.h.c = 1; }"),
+    "counter_named_with_a_space": program(
+        locals="    @name(\"c c\") counter(32w4, CounterType.packets) c1;", body="        c1.count(0);"),
     "key_named_empty": program(
         locals="    table t { key = { hdr.h.a: exact @name(\"\"); } actions = { NoAction; } }", body="        t.apply();"),
 }
