@@ -106,6 +106,7 @@ class BlockRules:
                 if bad:   # raised where the constant is used (elab_expressions)
                     ir = dict(ir, translation_error=bad[0])
                 self.global_scope.add(d.name, ("const", ir))
+                self.__dict__.setdefault("const_decls", {})[id(ir)] = (ir, d.value)   # (a key's name: elab_tables)
             elif k == "enum":
                 self.declare_enum(d)
             elif k == "error_decl":

@@ -15,7 +15,7 @@ from .ast import Node, annotation, find_name
 from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, unsigned_value
 from .errors import P4CompileError
 from .extern_params import by_position, CONSTRUCTORS
-from .table_keys import check_key_name, key_expr, key_text, negative_int_arg, property_instance_name
+from .table_keys import check_key_name, constant_key_text, key_expr, key_text, negative_int_arg, property_instance_name
 
 # BMv2's P4Runtime server reads a priority-needing entry p4c put into the JSON with priority
 # JSON_PRIORITY back as CONST_PRIORITY_TOP - JSON_PRIORITY (INT32_MAX; BMv2's smaller number wins)
@@ -216,6 +216,9 @@ class TableRules:
                 raise E(k.expr.loc, f"table key of type {tstr(t)}")
             kname = na[1][0] if na else (key_text(k.expr, lambda n: self.expr(n, scope)[1], self.field_names)
                                          if self.field_names else expr_text(k.expr))
+            ent = scope.lookup(k.expr.name) if not na and k.expr.kind == "name" else None
+            if ent and ent[0] == "const" and id(ent[1]) in self.__dict__.get("const_decls", {}):
+                kname = constant_key_text(self.const_decls[id(ent[1])][1], ent[1]) or kname
             kid = annotation(k.annos, "id")   # p4c takes a key element's @id(N) as its match field id
             if kid and kid[1] and kid[1][0] in user_key_ids:
                 raise E(k.expr.loc, f"table {q}: key @id {kid[1][0]} is used by more than one key element (p4c: "

@@ -51,6 +51,10 @@ class TableParser:
                         aname += "." + self.ident().text
                     args = self.args() if self.at("(") else []
                     self.expect(";")
+                    if any(x.name == aname for x in acts):   # (p4c builds the list while parsing: before names
+                        # resolve, an unknown name further up comes after it; errs25 probe h_a_act_*_twice_*)
+                        raise P4CompileError(al, f"{aname}: Duplicates declaration {aname} (listed twice in the "
+                                                 "table's actions)")
                     acts.append(Node("action_ref", al, name=aname, args=args, annos=aannos))
                 self.expect("}")
                 props["actions"] = acts

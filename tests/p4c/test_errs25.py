@@ -155,6 +155,13 @@ ACCEPTS = {
     "annotation_with_an_unpaired_brace": program(
         locals="    @foo(a { b) action b() { hdr.h.c = 1; }\n    table t { key = { hdr.h.a: exact; } actions = { b; } }",
         body="        t.apply();"),
+    # a key that is a declared constant: p4c names it by the value, in the literal's base (was "KC")
+    **{f"key_of_a_constant_{n}": program(top=top, locals=loc + "    table t { key = { KC: exact; } actions = { NoAction; } }",
+                                         body="        t.apply();")
+       for n, top, loc in (("hex", "const bit<8> KC = 0x10;", ""), ("typed", "const bit<8> KC = 8w4;", ""),
+                           ("folded", "const bit<8> KC = 2 + 3;", ""), ("binary", "const bit<8> KC = 0b101;", ""),
+                           ("local", "", "    const bit<8> KC = 0x21;\n"),
+                           ("serializable_enum", "enum bit<8> SE { A = 3 }\nconst SE KC = SE.A;", ""))},
     # G<string> of a struct whose fields do not use T
     "generic_struct_of_string_unused_parameter": program(
         top="struct G<T> { bit<8> f; }", body="        G<string> v;\n        hdr.h.c = 1;"),
