@@ -159,7 +159,7 @@ class TableRules:
             profile["tables"].append(q)
             self.warn(d.loc, f"Target does not support default_action for {q} (due to action profiles)")
         keys = []
-        selector_keys, dropped_selector, nsel = [], None, 0
+        selector_keys, dropped_selector, nsel, enum_key_error = [], None, 0, None
         user_key_ids: set = set()
         kids = field_ids([user_id(annotation(k.annos, "id")) for k in props.get("key", [])])
         for pos, k in enumerate(props.get("key", []), 1):
@@ -212,6 +212,12 @@ class TableRules:
             if was_signed:
                 # the control plane matches the two's-complement bits of a signed key
                 ir, t = {"op": "cast", "a": dict(ir, t=t), "t": ["bit", t[1]]}, ["bit", t[1]]
+            elif t[0] == "enum" and self.enums.get(t[1], {}).get("loc"):
+                # p4c's P4Runtime serializer names the enum, for a table it keeps (applied); an unapplied
+                # one compiles (errs25 probe h_k_plain_enum_key): its key is the member's 32 bits
+                enum_key_error = enum_key_error or E(self.enums[t[1]]["loc"], f"{t[1]}: width not well-defined for "
+                                                     f"values of type {t[1]} (a table key of a plain enum, {expr_text(k.expr)})")
+                ir, t = {"op": "cast", "a": ir, "t": ["bit", 32]}, ["bit", 32]
             elif not is_bits(t):
                 raise E(k.expr.loc, f"table key of type {tstr(t)}")
             kname = na[1][0] if na else (key_text(k.expr, lambda n: self.expr(n, scope)[1], self.field_names)
@@ -243,6 +249,7 @@ class TableRules:
         # p4c's BMv2 back end: raised in ElabOutput.finish for a table that is applied
         table_error = anon_error or E(d.loc, f"table {q}: more than one lpm key (p4c: multiple LPM keys in table {q} not "
                                             "supported)") if anon_error or sum(1 for k in keys if k["match"] == "lpm") > 1 else None
+        table_error = enum_key_error or table_error
         if not table_error and profile is not None and profile["algo"] is not None and not props.get("key"):
             # p4c 1.2.4.8 dies (exit 245, no message) on an applied table with an action_selector and no
             # key (p4c_mutate seed 338, kind table_extern; an action_profile, or a key, is fine: probed)

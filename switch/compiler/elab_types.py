@@ -525,7 +525,7 @@ class TypeRules:
         else:
             # the declaring file: p4c's BMv2 back end keeps only v1model.p4's own enums as names
             self.enums[d.name] = {"base": None, "members": {m: i for i, m in enumerate(d.members)},
-                                  "file": d.loc.file if d.loc else ""}
+                                  "file": d.loc.file if d.loc else "", "loc": d.loc}
 
     def stack_elem(self, t) -> list:
         """Element type of a stack type: a header, or (a stack of header unions) a union."""

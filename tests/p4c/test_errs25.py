@@ -102,6 +102,10 @@ LINES = {
     # (only parentheses pair up there); checkmate-p4c stopped at a brace and named a later line
     "annotation_parenthesis_never_closed": (
         program(locals='    @foo("a" action b() { }', body="        b();"), "V1Switch(", "unexpected END"),
+    # a table key of a plain enum, applied: p4c's P4Runtime serializer names the enum (was the key)
+    "plain_enum_table_key": (
+        program(top="enum PE { A, B }", locals="    PE pe = PE.A;\n    table t { key = { pe: exact; } actions = { NoAction; } }",
+                body="        t.apply();"), "enum PE", "width not well-defined"),
     # `error { }` and `error { A, }`: p4c's syntax errors (match_kind takes a trailing comma); accepted
     "empty_error_declaration": (program(top="error { }", body="        hdr.h.c = 1;"), "error { }", "unexpected }"),
     "error_declaration_with_a_trailing_comma": (
@@ -162,6 +166,10 @@ ACCEPTS = {
                            ("folded", "const bit<8> KC = 2 + 3;", ""), ("binary", "const bit<8> KC = 0b101;", ""),
                            ("local", "", "    const bit<8> KC = 0x21;\n"),
                            ("serializable_enum", "enum bit<8> SE { A = 3 }\nconst SE KC = SE.A;", ""))},
+    # ... a table nothing applies compiles (p4c removes it first)
+    "plain_enum_table_key_unapplied": program(
+        top="enum PE { A, B }", locals="    PE pe = PE.A;\n    table t { key = { pe: exact; } actions = { NoAction; } }",
+        body="        hdr.h.c = 1;"),
     # G<string> of a struct whose fields do not use T
     "generic_struct_of_string_unused_parameter": program(
         top="struct G<T> { bit<8> f; }", body="        G<string> v;\n        hdr.h.c = 1;"),
