@@ -44,6 +44,8 @@ class TableParser:
                     aannos = self.annotations()
                     al = self.t.loc
                     n = self.ident("an action name")
+                    if n.kind == "kw" and n.text == "list":   # (p4c's actionRef: a nonTypeName, not LIST)
+                        raise P4CompileError(n.loc, "syntax error, unexpected LIST: `list` cannot name an action here")
                     if self.lexes_as_type(n.text):   # p4c: "syntax error, unexpected TYPE_IDENTIFIER"
                         raise self.type_name_error(n, n.text, "an action in a table's actions")
                     aname = n.text

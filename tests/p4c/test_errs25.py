@@ -106,6 +106,10 @@ LINES = {
     "plain_enum_table_key": (
         program(top="enum PE { A, B }", locals="    PE pe = PE.A;\n    table t { key = { pe: exact; } actions = { NoAction; } }",
                 body="        t.apply();"), "enum PE", "width not well-defined"),
+    # an action may be called `list`, but a table's actions cannot name it (p4c's actionRef); accepted
+    "action_named_list_in_a_table": (
+        program(locals="    action list() { hdr.h.c = 1; }\n    table t { key = { hdr.h.a: exact; } actions = { list; } }",
+                body="        t.apply();"), "table t", "unexpected LIST"),
     # `error { }` and `error { A, }`: p4c's syntax errors (match_kind takes a trailing comma); accepted
     "empty_error_declaration": (program(top="error { }", body="        hdr.h.c = 1;"), "error { }", "unexpected }"),
     "error_declaration_with_a_trailing_comma": (
@@ -170,6 +174,10 @@ ACCEPTS = {
     "plain_enum_table_key_unapplied": program(
         top="enum PE { A, B }", locals="    PE pe = PE.A;\n    table t { key = { pe: exact; } actions = { NoAction; } }",
         body="        hdr.h.c = 1;"),
+    # (guard) a direct meter read only in an action of an unapplied table: both go, p4c compiles it
+    "direct_meter_read_only_by_an_unapplied_table": program(
+        locals="    direct_meter<bit<8>>(MeterType.packets) dm;\n    action am() { dm.read(hdr.h.c); }\n"
+               "    table t { key = { hdr.h.a: exact; } actions = { am; } meters = dm; }", body="        hdr.h.c = 1;"),
     # G<string> of a struct whose fields do not use T
     "generic_struct_of_string_unused_parameter": program(
         top="struct G<T> { bit<8> f; }", body="        G<string> v;\n        hdr.h.c = 1;"),
