@@ -210,7 +210,7 @@ class _Checker:
         self._generic_operands(f)
 
     def _generic_operands(self, f: Node):
-        check_generic_operands(f)
+        check_generic_operands(f, self.decls)
 
     # -- actions ------------------------------------------------------------------------
     def _action(self, a: Node):
@@ -632,7 +632,7 @@ def _describe(call) -> str:
     return ".".join(reversed([p for p in parts if p])) or "call"
 
 
-def check_generic_operands(f: Node) -> None:
+def check_generic_operands(f: Node, decls: list | None = None) -> None:
     """In a generic function, a value of a type parameter ``T`` only supports ``==``/``!=``
     and assignment: checkmate elaborates each instance with ``T`` bound, where ``x + 1``
     would type-check, but p4c checks the generic body once and refuses it -- at its declaration,
@@ -695,6 +695,15 @@ def check_generic_operands(f: Node) -> None:
                                         f"'{typed[n.a.name]}', a type parameter)")
         if n.kind == "if" and generic(n.cond):
             raise P4CompileError(n.loc, f"Condition of IfStatement does not evaluate to a bool but {typed[n.cond.name]}")
+        callee = _callee(n) if n.kind == "call" and decls else None
+        fd = next((d for d in decls if d.kind in ("function", "extern_func") and d.get("name") == callee), None) \
+            if callee else None
+        if fd is not None and not fd.get("tparams"):   # `g(x)` of `g(in bit<8> a)`: T is no bit<8> (p4c: 'g')
+            ps = list(fd.get("params") or ())
+            for a, p in zip(n.get("args") or (), ps):
+                if generic(a) and isinstance(p.get("type"), Node) and p.type.kind != "typename":
+                    raise P4CompileError(n.loc, f"'{callee}': argument '{a.name}' of type '{typed[a.name]}' (a type "
+                                                f"parameter) for parameter '{p.name}' of a declared type")
 
     for n in _walk(f.get("body")):
         if n.kind == "binary" and n.op not in ("==", "!=", "&&", "||"):

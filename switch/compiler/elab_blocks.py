@@ -130,7 +130,7 @@ class BlockRules:
                 self.action_nodes[d.name] = d
                 self.declare_action(d, d.name, self.global_scope)
             elif k == "function":
-                check_generic_operands(d)
+                check_generic_operands(d, self.decls)
                 with self.translation_errors_kept([]) as bad:
                     self.declare_function(d)
                 if bad:   # raised where the function is called

@@ -85,6 +85,8 @@ LINES = {
     "generic_function_slices_a_t": (
         program(top="bit<4> o<T>(in T x) { return x[3:0]; }", body="        hdr.h.c = (bit<8>)o(hdr.h.a);"), "bit<4> o<T>",
         "bit extraction only defined"),
+    "generic_function_passes_t_to_a_bit_parameter": (
+        program(top="void g(in bit<8> a) { }\nvoid o<T>(in T x) { g(x); }", body="        o(hdr.h.c);"), "void o<T>", "'g'"),
     "generic_function_t_as_a_condition": (
         program(top="bit<8> o<T>(in T x) { if (x) { return 1; } return 0; }", body="        hdr.h.c = o(hdr.h.a == 1);"),
         "bit<8> o<T>", "Condition of IfStatement"),
