@@ -304,9 +304,12 @@ class LoadRefusalRules:
                     # p4c's BMv2 back end keeps v1model.p4's enums as such and dies on one in the metadata
                     # ("Compiler Bug: ... Unhandled type for userMetadata.f"; a program's own enum compiles:
                     # helper errs25, /work/errs25 progs/me)
+                    # (a back-end error: raised once elaboration is done, ElabOutput.finish -- p4c's type
+                    # errors further down come first)
                     loc = self.__dict__.get("struct_field_locs", {}).get((name, f))
-                    raise E(loc, f"{name}.{f}: a field of v1model's enum type {ft[1]} in the user metadata (p4c 1.2.4.8: "
-                                 f"Compiler Bug: Unhandled type for userMetadata.{f})")
+                    self.__dict__.setdefault("metadata_enum_errors", []).append(
+                        E(loc, f"{name}.{f}: a field of v1model's enum type {ft[1]} in the user metadata (p4c 1.2.4.8: "
+                               f"Compiler Bug: Unhandled type for userMetadata.{f})"))
                 elif ft[0] == "struct":
                     walk(ft[1])
 

@@ -196,6 +196,8 @@ class OutputRules:
             self.raise_deferred(err)
         for err in late[:1] if method_first else ():   # (no surviving action calls its methods)
             raise err
+        for err in self.__dict__.get("metadata_enum_errors", [])[:1]:   # (elab_load_refusals.refuse_union_in_metadata)
+            raise err
         for err in self.__dict__.get("struct_register_errors", [])[:1]:   # (elab_blocks: no read refused)
             raise err
         for _, err in sorted(self.__dict__.get("checksum_control_errors", []), key=lambda ve: ve[0])[:1]:
