@@ -29,6 +29,17 @@ def _self_calls(decls: list[Node]) -> None:
         seen.add(d.name)
 
 
+def _function_exits(decls: list[Node]) -> None:
+    """An ``exit`` in a function: p4c's check of the parsed program, before any name or type is
+    looked at (a type error further up comes after it; errs25 probes e_ret_func_*)."""
+    for d in decls:
+        if d.kind == "function":
+            for n in _walk(d.get("body")):
+                if n.kind == "exit":
+                    raise P4CompileError(n.loc, "exit is not allowed in a function (p4c: 'exit' statements not "
+                                                "allowed in functions)")
+
+
 def _ctor_directions(decls: list[Node]) -> None:
     """A constructor parameter with a direction -- of a parser, control or package ("k: invalid
     direction. Constructor parameters cannot have a direction") or of an extern's constructor
@@ -67,6 +78,7 @@ def check_field_types(decls: list[Node]) -> None:
     or header whose field mentions the type itself (p4c: "Self-referencing types not supported",
     unused too; helper errs25)."""
     externs = {d.name for d in decls if d.kind == "extern_obj"}
+    _function_exits(decls)
     _ctor_directions(decls)
     _self_calls(decls)
     for d in decls:

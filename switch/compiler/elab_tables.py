@@ -508,7 +508,11 @@ class TableRules:
             if pv.kind == "call" and pv.fn.kind == "name" and pv.fn.name == kind:
                 orec = self.anonymous_direct(prop, kind, q)
             elif pv.kind != "name" or not scope.lookup(pv.name) or scope.lookup(pv.name)[1] != kind:
-                raise E(prop.loc, f"table {q}: {prop.name} must name a {kind}")
+                err = E(prop.loc, f"table {q}: {prop.name} must name a {kind}")
+                if pv.kind == "name" and scope.lookup(pv.name):   # (an instance of another kind: p4c's "Expected a
+                    self.note_late_error(err)                     # direct meter: dc" comes after its type checking)
+                    continue
+                raise err
             else:
                 orec = scope.lookup(pv.name)[2]
             if orec["table"] is not None:   # (judged once the applied tables are known: settle_direct_tables)

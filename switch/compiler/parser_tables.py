@@ -85,6 +85,9 @@ class TableParser:
                     if self.at("priority"):
                         self.next()
                         self.expect("=")
+                        if not (self.t.kind == "num" or self.at("(")):   # (p4c's grammar: INTEGER or `( expr )`)
+                            raise P4CompileError(self.t.loc, f"syntax error, unexpected {self.t.text!r}: an entry's "
+                                                             "priority is an integer literal or a parenthesized expression")
                         prio = self.expr()
                         self.expect(":")
                     ks = self.keyset_tuple()

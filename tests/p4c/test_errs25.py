@@ -118,6 +118,21 @@ LINES = {
         program(body="        hdr.h.c = 1;").replace("struct meta_t { bit<8> x; bit<16> y; }",
                                                      "struct meta_t { bit<8> x; bit<16> y; HashAlgorithm alg; }"),
         "struct meta_t", "Unhandled type"),
+    # an entry's `priority=` takes an integer literal or a parenthesized expression (p4c's grammar);
+    # was parsed as any expression and refused later, after other errors
+    "entry_priority_negative_literal": (
+        program(locals="    action b() { }\n    table t { key = { hdr.h.a: ternary; } actions = { b; } "
+                       "entries = { priority=-1 : 1 &&& 0xFF : b(); } }", body="        t.apply();"),
+        "entries = {", "unexpected '-'"),
+    # two errors: p4c's checks of the parsed program (`exit` in a function) come before its type
+    # checker, whose errors come before "Expected a direct meter" (a direct_counter in `meters`)
+    "exit_in_a_function_before_a_type_error_above": (
+        program(top="bit<8> f1(in bit<8> x) { x = x + 1; return x; }\nvoid f6() { exit; }",
+                body="        hdr.h.c = f1(hdr.h.a);\n        f6();"), "void f6()", "exit is not allowed in a function"),
+    "type_error_before_a_counter_named_in_meters": (
+        program(locals="    direct_counter(CounterType.packets) dc;\n    action a() { }\n"
+                       "    table t5 { key = { hdr.h.c: exact; } actions = { a; } meters = dc; }",
+                body="        hash(hdr.h.b, 3, 16w0, { hdr.h.a }, 16w100);"), "hash(hdr.h.b, 3", "HashAlgorithm"),
     # `error { }` and `error { A, }`: p4c's syntax errors (match_kind takes a trailing comma); accepted
     "empty_error_declaration": (program(top="error { }", body="        hdr.h.c = 1;"), "error { }", "unexpected }"),
     "error_declaration_with_a_trailing_comma": (
