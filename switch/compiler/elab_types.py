@@ -117,6 +117,9 @@ class TypeRules:
                 return bound[name]
             if name in self.typedefs:
                 t = self.typedefs[name]
+                if n.get("args") and t[0] != "extern":   # (`B<bit<8>>` of `typedef bit<8> B;`: p4c's type error)
+                    raise E(n.loc, f"{name}: type arguments for a type that takes none ({name} is {tstr(t)}; p4c: "
+                                   f"contains self as type argument)")
                 bad = next((a.error for a in self.newtypes.get(name, {}).get("annos") or () if getattr(a, "error", None)),
                            None) or self.__dict__.get("typedef_translation_errors", {}).get(name)
                 if bad is not None:   # (parser.annotations: p4c parses it where the type is used)

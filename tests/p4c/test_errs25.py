@@ -63,6 +63,8 @@ LINES = {
     "type_arguments_for_a_plain_struct_parameter": (
         program(top="struct S { bit<8> f; }\nvoid f(in S<bit<8>> g) { }", body="        hdr.h.c = 1;"), "void f(",
         "has 0 type parameter"),
+    "type_arguments_for_a_typedef": (
+        program(top="typedef bit<8> B;", body="        B<bit<8>> v = 1;\n        hdr.h.c = v;"), "B<bit<8>> v", "type arguments"),
     "type_arguments_for_an_enum": (
         program(top="enum EN { A }", body="        EN<bit<8>> v = EN.A;\n        hdr.h.c = 1;"), "EN<bit<8>> v", "not generic"),
     # a typedef of a generic struct without type arguments: p4c names the typedef (a variable's
