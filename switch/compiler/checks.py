@@ -637,7 +637,9 @@ def check_generic_operands(f: Node, decls: list | None = None) -> None:
     and assignment: checkmate elaborates each instance with ``T`` bound, where ``x + 1``
     would type-check, but p4c checks the generic body once and refuses it -- at its declaration,
     in program order (elab_blocks calls this there: a call's error further down came first;
-    errs19 probe d_g_swap_mismatch)."""
+    errs19 probe d_g_swap_mismatch).  Also refused there, as p4c's single check does: a literal or a
+    value of another type assigned to, returned as or compared with a ``T``, a slice or a condition of a
+    ``T``, a ``T`` passed to a declared parameter of another function (``decls``; helper errs25)."""
     tparams = set(f.get("tparams") or ())
     if not tparams:
         return
