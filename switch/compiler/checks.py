@@ -668,30 +668,32 @@ def check_generic_operands(f: Node, decls: list | None = None) -> None:
         """What ``x`` is where a value of the type parameter ``tp`` is needed, when it surely is not
         one: a literal, a name of another type (else None: a call, a field ... decided by the uses)."""
         if isinstance(x, Node) and x.kind == "int":
-            return "int" if not x.get("width") else f"{'int' if x.get('signed') else 'bit'}<{x.width}>"
+            return "type 'int'" if not x.get("width") else f"type '{'int' if x.get('signed') else 'bit'}<{x.width}>'"
         if isinstance(x, Node) and x.kind == "bool_lit":
-            return "bool"
+            return "type 'bool'"
         if isinstance(x, Node) and x.kind == "name" and (x.name in concrete or typed.get(x.name) not in (None, tp)):
-            return typed.get(x.name) or "a value of a declared type"
+            return f"type '{typed[x.name]}'" if typed.get(x.name) else "a declared type"
         return None
 
     def text(x):
+        if x.kind == "int" and x.get("width"):
+            return f"{x.width}{'s' if x.get('signed') else 'w'}{x.value}"
         return x.name if x.kind == "name" else str(x.value).lower() if x.kind == "bool_lit" else str(x.get("value"))
 
     ret = f.get("ret")
     ret_tp = ret.name if isinstance(ret, Node) and ret.kind == "typename" and ret.name in tparams else None
     for n in _walk(f.get("body")):   # (p4c type-checks the body once, T unknown: errs25 /work/errs25 t_gen_*)
         if n.kind == "assign" and generic(n.lhs) and (o := other(n.rhs, typed[n.lhs.name])):
-            raise P4CompileError(n.loc, f"'{n.lhs.name} = {text(n.rhs)}': cannot assign a value of type {o} to "
+            raise P4CompileError(n.loc, f"'{n.lhs.name} = {text(n.rhs)}': cannot assign a value of {o} to "
                                         f"'{n.lhs.name}' of type '{typed[n.lhs.name]}' (a type parameter)")
         if n.kind == "return" and ret_tp and isinstance(n.get("value"), Node) and (o := other(n.value, ret_tp)):
-            raise P4CompileError(n.loc, f"'return {text(n.value)}': cannot return a value of type {o} from a "
+            raise P4CompileError(n.loc, f"'return {text(n.value)}': cannot return a value of {o} from a "
                                         f"function returning '{ret_tp}' (a type parameter)")
         if n.kind == "binary" and n.op in ("==", "!=") and (generic(n.a) or generic(n.b)):
             x, y = (n.a, n.b) if generic(n.a) else (n.b, n.a)
             if o := other(y, typed[x.name]):
                 raise P4CompileError(n.loc, f"'{x.name}' with type '{typed[x.name]}' cannot be compared to "
-                                            f"'{text(y)}' with type '{o}'")
+                                            f"'{text(y)}' with {o}")
         if n.kind == "slice" and generic(n.a):
             raise P4CompileError(n.loc, f"{n.a.name}[..]: bit extraction only defined for bit<> types (not for "
                                         f"'{typed[n.a.name]}', a type parameter)")

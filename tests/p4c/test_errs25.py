@@ -78,7 +78,7 @@ LINES = {
     "generic_function_assigns_a_literal_to_an_out_t": (
         program(top="void o<T>(out T x) { x = 0; }", body="        o(hdr.h.c);"), "void o<T>", "'x = 0'"),
     "generic_function_assigns_a_typed_literal_to_a_t_local": (
-        program(top="void o<T>(out T x) { T y; y = 8w1; x = y; }", body="        o(hdr.h.c);"), "void o<T>", "'y = 1'"),
+        program(top="void o<T>(out T x) { T y; y = 8w1; x = y; }", body="        o(hdr.h.c);"), "void o<T>", "'y = 8w1'"),
     "generic_function_returns_a_literal_uncalled": (
         program(top="T o<T>(in T x) { return 0; }", body="        hdr.h.c = 1;"), "T o<T>", "'return 0'"),
     "generic_function_compares_t_with_a_literal": (
