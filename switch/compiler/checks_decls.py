@@ -29,6 +29,17 @@ def _self_calls(decls: list[Node]) -> None:
         seen.add(d.name)
 
 
+def _function_exits(decls: list[Node]) -> None:
+    """An ``exit`` in a function: p4c's check of the parsed program, before any name or type is
+    looked at (a type error further up comes after it; errs25 probes e_ret_func_*)."""
+    for d in decls:
+        if d.kind == "function":
+            for n in _walk(d.get("body")):
+                if n.kind == "exit":
+                    raise P4CompileError(n.loc, "exit is not allowed in a function (p4c: 'exit' statements not "
+                                                "allowed in functions)")
+
+
 def _ctor_directions(decls: list[Node]) -> None:
     """A constructor parameter with a direction -- of a parser, control or package ("k: invalid
     direction. Constructor parameters cannot have a direction") or of an extern's constructor
@@ -63,8 +74,11 @@ def check_field_types(decls: list[Node]) -> None:
     is for extern, action and apply parameters -- helper mutz22); a parameter of an extern type
     (``in register<bit<32>> r``, ``inout counter c``, a program's own extern) with a direction
     (p4c: "r: a parameter with type register cannot have a direction", in a block nothing uses
-    too; nsg-ethz/Blink's flowselector takes its registers so -- helper corpus20)."""
+    too; nsg-ethz/Blink's flowselector takes its registers so -- helper corpus20); a generic struct
+    or header whose field mentions the type itself (p4c: "Self-referencing types not supported",
+    unused too; helper errs25)."""
     externs = {d.name for d in decls if d.kind == "extern_obj"}
+    _function_exits(decls)
     _ctor_directions(decls)
     _self_calls(decls)
     for d in decls:
@@ -89,9 +103,20 @@ def check_field_types(decls: list[Node]) -> None:
             continue
         for f in d.get("fields") or ():
             ft = f.get("type")
+            if d.get("tparams") and _names_type(ft, d.name):   # (`struct G<T> { G<T> f; }`, used or not)
+                raise P4CompileError(f.loc, f"Self-referencing types not supported: '{d.name}' within '{d.kind} {d.name}'")
             if isinstance(ft, Node) and ft.kind in ("int_inf", "string", "void", "match_kind"):
                 what = "int" if ft.kind == "int_inf" else ft.kind
                 raise P4CompileError(f.loc, f"field '{f.name}' of '{d.kind} {d.name}' cannot have type '{what}'")
+
+
+def _names_type(t, name: str) -> bool:
+    """Whether the type node ``t`` mentions the type ``name`` (in type arguments, a stack, a tuple)."""
+    if not isinstance(t, Node):
+        return False
+    if t.kind == "typename" and t.name == name:
+        return True
+    return any(_names_type(a, name) for a in [t.get("elem")] + list(t.get("args") or ()))
 
 
 def check_pkginfo(annos) -> None:

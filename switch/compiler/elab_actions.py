@@ -14,16 +14,19 @@ from .elab_common import E, is_bits, Scope, tstr
 
 
 class ActionRules:
-    def declare_action(self, d: Node, q: str, scope: Scope) -> None:
+    def declare_action(self, d: Node, q: str, scope: Scope, hides: tuple | None = None) -> None:
+        """``hides``: what the action's name stood for in ``scope`` before it (a control's
+        parameter): its body still sees that (p4c: the action's own name is not visible in its
+        body; after it the action shadows the parameter, a warning)."""
         with self.translation_errors_kept([]) as bad:
-            self._declare_action(d, q, scope)
+            self._declare_action(d, q, scope, hides)
         if bad:   # raised where the action is kept (elab_output), as p4c removes an unused one first
             rec = self.actions.get(scope.lookup(d.name)[1]) if scope.lookup(d.name) else None
             if rec is None:
                 raise bad[0]
             rec.setdefault("deferred_error", bad[0])
 
-    def _declare_action(self, d: Node, q: str, scope: Scope) -> None:
+    def _declare_action(self, d: Node, q: str, scope: Scope, hides: tuple | None) -> None:
         name_anno = annotation(d.annos, "name")
         if name_anno:
             nm = name_anno[1][0]
@@ -94,6 +97,8 @@ class ActionRules:
                         apply_body=True, action_returns=any(n.kind == "return" for n in _ast_nodes(d.body)))
         # the action's own name is not visible in its body (p4c: "declaration not found")
         shadow = scope.names.pop(d.name, None)
+        if hides is not None:
+            scope.names[d.name] = hides
         try:
             rec["body"] = self.param_union_copies(self.stmt(d.body, ascope), params)
             self.settle_match_kind_stores(rec["body"])
@@ -101,6 +106,7 @@ class ActionRules:
             self.flush_divisions(parser=False)   # (after the stores p4c drops: apply_body above)
             self.settle_unbound_calls(rec["body"])
         finally:
+            scope.names.pop(d.name, None)
             if shadow is not None:
                 scope.names[d.name] = shadow
         self.ctx = saved

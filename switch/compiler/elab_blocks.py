@@ -6,6 +6,8 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 """
 from __future__ import annotations
 
+import re
+
 from .ast import Node, annotation
 from .elab_common import custom_crc, E, INTLIT, is_bits, Scope, tstr, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name
 from .elab_types import INT32_MAX, MAX_ARRAY
@@ -78,6 +80,11 @@ class BlockRules:
             elif k in ("header", "struct", "header_union"):
                 self.declare_struct(d)
             elif k == "typedef":
+                ty = d.type
+                if ty.kind == "typename" and ty.name in self.generic_structs and not ty.get("args"):
+                    # (p4c names the typedef: a variable `G v;` is named at the struct, elab_types.specialize)
+                    raise E(d.loc, f"{d.name}: `type' can only be applied to base types" if d.get("newtype") else
+                            f"{ty.name}: no type parameters supplied for generic type")
                 with self.translation_errors_kept([]) as bad:
                     self.typedefs[d.name] = self.resolve_type(d.type, in_decl=True)
                 if bad:   # raised where the typedef is used (elab_types._resolve_type)
@@ -99,6 +106,7 @@ class BlockRules:
                 if bad:   # raised where the constant is used (elab_expressions)
                     ir = dict(ir, translation_error=bad[0])
                 self.global_scope.add(d.name, ("const", ir))
+                self.__dict__.setdefault("const_decls", {})[id(ir)] = (ir, d.value)   # (a key's name: elab_tables)
             elif k == "enum":
                 self.declare_enum(d)
             elif k == "error_decl":
@@ -122,7 +130,7 @@ class BlockRules:
                 self.action_nodes[d.name] = d
                 self.declare_action(d, d.name, self.global_scope)
             elif k == "function":
-                check_generic_operands(d)
+                check_generic_operands(d, self.decls)
                 with self.translation_errors_kept([]) as bad:
                     self.declare_function(d)
                 if bad:   # raised where the function is called
@@ -380,8 +388,9 @@ class BlockRules:
         k = d.kind
         if k == "action":
             q = f"{cname}.{d.name}"
+            hides = scope.names.get(d.name)   # (a control parameter the action's name shadows after it)
             scope.add(d.name, ("action", q))
-            self.declare_action(d, q, scope)
+            self.declare_action(d, q, scope, hides)
             return []
         if k == "table":
             q = self.declare_table(d, f"{cname}.{d.name}", scope)
@@ -396,6 +405,11 @@ class BlockRules:
             if self.ctx.get("kind") != "parser":
                 raise E(d.loc, "value_set is only allowed in a parser")
             t = self.resolve_type(d.type)
+            if t[0] in ("header", "varbit", "error", "string") or t == INTLIT or \
+                    t[0] == "struct" and self.structs[t[1]].get("union"):
+                # (p4c's type checker, used or not: bits, int<N>, bool, enums, `type`, structs and tuples only)
+                what = "int" if t == INTLIT else tstr(t) if t[0] in ("varbit", "error", "string") else t[1]
+                raise E(d.type.loc, f"{what}: Illegal type for value_set element type")
             try:
                 fields, bad = self.value_set_fields(t, d.type.loc), None
             except P4CompileError as err:  # p4c drops an unused value set before it checks its type
@@ -512,7 +526,7 @@ class BlockRules:
             raise E(d.loc, f"cannot instantiate {tname or t.kind} here")
         args = by_position(d.args, CONSTRUCTORS.get(tname), tname, d.loc)
         self.__dict__.setdefault("object_blocks", {})[q] = cname   # (drop_unapplied_subcontrols)
-        py = "X_" + q.replace(".", "_")
+        py = "X_" + re.sub(r"\W", "_", q)   # (`@name("c c")`: p4c and BMv2 take any name; elab_tables alike)
         if tname in ("counter", "meter"):
             if len(args) != 2:
                 raise E(d.loc, f"{tname} takes (size, type)")

@@ -64,7 +64,9 @@ class LoadRefusalRules:
         """``base.isValid()``.  ``hs.last.isValid()`` (in a parser: ``last`` is refused elsewhere):
         p4c writes the field ``[["hs", "last"], "$valid$"]``, a list where simple_switch 1.15.5 wants
         the header's name, and it refuses the JSON ("Json::LogicError: Type is not convertible to
-        string"; errs22 probe a_stk_last_isvalid)."""
+        string"; errs22 probe a_stk_last_isvalid).  ``hs[i].isValid()`` with a run-time index anywhere
+        (a condition, a value, a key): p4c writes the field ``[{dereference_header_stack ..}, "$valid$"]``
+        and simple_switch refuses the JSON (helper errs25)."""
         if base.kind == "member" and base.name == "last":
             first = base
             while first.kind == "member":
@@ -72,7 +74,16 @@ class LoadRefusalRules:
             self.load_refusal(first.loc, f"{expr_text(base)}.isValid(): p4c writes a field of the stack's last "
                                    "element that simple_switch cannot load (Json::LogicError: Type is not "
                                    "convertible to string)")
-        return {"op": "isvalid", "h": ir, "t": BOOL}
+        out = {"op": "isvalid", "h": ir, "t": BOOL}
+        if runtime_index_key(out):   # (errs25 probes ss_*: a condition, a bool, in an action or a parser;
+            # setValid()/setInvalid() of such an element load)
+            first = base
+            while first.kind in ("member", "index"):
+                first = first.base
+            self.load_refusal(first.loc, f"{expr_text(base)}.isValid(): p4c writes the validity field of a header "
+                                        "stack element at a run-time index, which simple_switch refuses to load "
+                                        "(Json::LogicError: Type is not convertible to string)")
+        return out
 
     def load_refusal(self, loc, message: str) -> None:
         """A construct p4c compiles whose BMv2 JSON simple_switch refuses to load: checkmate-p4c
@@ -351,6 +362,16 @@ class LoadRefusalRules:
                     self.load_refusal(loc, f"header union {ft[1]} in the user metadata ({name}.{f}): Invalid "
                                            f"reference to object of type 'header type' with name '{ft[1]}' "
                                            "(simple_switch refuses p4c's JSON)")
+                elif ft[0] == "enum" and str(self.enums.get(ft[1], {}).get("file", "")).endswith("v1model.p4"):
+                    # p4c's BMv2 back end keeps v1model.p4's enums as such and dies on one in the metadata
+                    # ("Compiler Bug: ... Unhandled type for userMetadata.f"; a program's own enum compiles:
+                    # helper errs25, /work/errs25 progs/me)
+                    # (a back-end error: raised once elaboration is done, ElabOutput.finish -- p4c's type
+                    # errors further down come first)
+                    loc = self.__dict__.get("struct_field_locs", {}).get((name, f))
+                    self.__dict__.setdefault("metadata_enum_errors", []).append(
+                        E(loc, f"{name}.{f}: a field of v1model's enum type {ft[1]} in the user metadata (p4c 1.2.4.8: "
+                               f"Compiler Bug: Unhandled type for userMetadata.{f})"))
                 elif ft[0] == "struct":
                     walk(ft[1])
 

@@ -196,6 +196,8 @@ class OutputRules:
             self.raise_deferred(err)
         for err in late[:1] if method_first else ():   # (no surviving action calls its methods)
             raise err
+        for err in self.__dict__.get("metadata_enum_errors", [])[:1]:   # (elab_load_refusals.refuse_union_in_metadata)
+            raise err
         for err in self.__dict__.get("struct_register_errors", [])[:1]:   # (elab_blocks: no read refused)
             raise err
         for _, err in sorted(self.__dict__.get("checksum_control_errors", []), key=lambda ve: ve[0])[:1]:
@@ -208,9 +210,14 @@ class OutputRules:
                 raise t["target_error"]
             if q in applied and q in self.__dict__.get("table_load_refusals", {}):   # (elab_load_refusals)
                 self.raise_deferred(self.table_load_refusals[q])
+        called = _called_actions([blocks, getattr(self, "subcontrols", [])], set())
         for rec, loc, action in self.direct_meter_reads:
-            if rec["table"] is None and (action is None or action in used_actions):
-                # p4c names the declaration: "direct meter is not associated with any table"
+            # p4c names the declaration: "direct meter is not associated with any table" -- also where
+            # the only table attaching it is not applied, p4c removes it first, with the actions only it
+            # lists (errs25 probe e2_x_dmeter_read_outside; such an action's read is gone too)
+            gone = rec["table"] is not None and rec["table"] not in applied
+            if (rec["table"] is None or gone) and (action is None or action in used_actions and not (
+                    gone and action in only_unapplied and action not in called)):
                 raise E(self.__dict__.get("direct_meter_decls", {}).get(rec["name"], loc),
                         f"{rec['name']}: direct meter is read but no table attaches it with its "
                         "'meters' property (p4c rejects it)")

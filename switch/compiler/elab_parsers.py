@@ -253,11 +253,12 @@ class ParserRules:
                                      "which simple_switch cannot load (Assertion `hexstring[idx] != '-'' failed)")
 
     @staticmethod
-    def bad_value_set(rec: dict, sel_loc) -> None:
-        """A value set whose type p4c refuses, used: ``value_set<bool>`` at the select (p4c's type
-        error on the 'SelectExpression': "Cannot cast implicitly type 'bool' to type 'bit<1>'";
-        errs19 probe c_t_pvs_bool), any other at its declaration."""
-        if rec.get("bad") and rec["t"][0] == "bool":
+    def bad_value_set(rec: dict, sel_loc, key_t=None) -> None:
+        """A value set whose type p4c refuses, used: ``value_set<bool>`` for a key of a bit type at the
+        select (p4c's type error on the 'SelectExpression': "Cannot cast implicitly type 'bool' to type
+        'bit<1>'"; errs19 probe c_t_pvs_bool); for a bool key, and any other, at its declaration (its
+        back end's "invalid type parameter for Value Set"; errs25 probe e3_vs_bool)."""
+        if rec.get("bad") and rec["t"][0] == "bool" and (key_t is None or key_t[0] != "bool"):
             raise E(sel_loc, f"value_set {rec['name']} of bool in a select: Cannot cast implicitly type 'bool' "
                              "to type 'bit<1>' (p4c)")
         if rec.get("bad"):
@@ -269,7 +270,7 @@ class ParserRules:
             return {"k": "default"}
         if k.kind == "name" and not k.top and scope.lookup(k.name) and scope.lookup(k.name)[0] == "value_set":
             rec = scope.lookup(k.name)[1]
-            self.bad_value_set(rec, sel_loc or k.loc)
+            self.bad_value_set(rec, sel_loc or k.loc, kt)
             if rec["t"][0] == "struct":
                 if len(rec["fields"]) != 1 or not is_bits(kt2) or rec["fields"][0]["width"] != kt2[1]:
                     raise E(sel_loc or k.loc, f"value_set {rec['name']} holds {tstr(rec['t'])}, the select key is "

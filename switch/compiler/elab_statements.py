@@ -250,6 +250,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
             if ir is None:
                 raise E(s.value.loc, f"constant {s.name} is not a compile-time constant")
             scope.declare(s.name, ("const", ir), s.loc)
+            self.__dict__.setdefault("const_decls", {})[id(ir)] = (ir, s.value)   # (a key's name: elab_tables)
             return []
         if k == "assign":
             if s.lhs.kind == "name" and (la := self.lookahead_tuple_store(s, scope)) is not None:

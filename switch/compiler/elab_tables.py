@@ -15,7 +15,7 @@ from .ast import Node, annotation, find_name
 from .elab_common import E, expr_text, INTLIT, is_bits, newtype_name, Scope, tstr, unsigned_value
 from .errors import P4CompileError
 from .extern_params import by_position, CONSTRUCTORS
-from .table_keys import check_key_name, key_expr, key_text, negative_int_arg, property_instance_name
+from .table_keys import check_key_name, constant_key_text, key_expr, key_text, negative_int_arg, property_instance_name
 
 # BMv2's P4Runtime server reads a priority-needing entry p4c put into the JSON with priority
 # JSON_PRIORITY back as CONST_PRIORITY_TOP - JSON_PRIORITY (INT32_MAX; BMv2's smaller number wins)
@@ -159,7 +159,7 @@ class TableRules:
             profile["tables"].append(q)
             self.warn(d.loc, f"Target does not support default_action for {q} (due to action profiles)")
         keys = []
-        selector_keys, dropped_selector, nsel = [], None, 0
+        selector_keys, dropped_selector, nsel, enum_key_error = [], None, 0, None
         user_key_ids: set = set()
         kids = field_ids([user_id(annotation(k.annos, "id")) for k in props.get("key", [])])
         for pos, k in enumerate(props.get("key", []), 1):
@@ -212,10 +212,19 @@ class TableRules:
             if was_signed:
                 # the control plane matches the two's-complement bits of a signed key
                 ir, t = {"op": "cast", "a": dict(ir, t=t), "t": ["bit", t[1]]}, ["bit", t[1]]
+            elif t[0] == "enum" and self.enums.get(t[1], {}).get("loc"):
+                # p4c's P4Runtime serializer names the enum, for a table it keeps (applied); an unapplied
+                # one compiles (errs25 probe h_k_plain_enum_key): its key is the member's 32 bits
+                enum_key_error = enum_key_error or E(self.enums[t[1]]["loc"], f"{t[1]}: width not well-defined for "
+                                                     f"values of type {t[1]} (a table key of a plain enum, {expr_text(k.expr)})")
+                ir, t = {"op": "cast", "a": ir, "t": ["bit", 32]}, ["bit", 32]
             elif not is_bits(t):
                 raise E(k.expr.loc, f"table key of type {tstr(t)}")
             kname = na[1][0] if na else (key_text(k.expr, lambda n: self.expr(n, scope)[1], self.field_names)
                                          if self.field_names else expr_text(k.expr))
+            ent = scope.lookup(k.expr.name) if not na and k.expr.kind == "name" else None
+            if ent and ent[0] == "const" and id(ent[1]) in self.__dict__.get("const_decls", {}):
+                kname = constant_key_text(self.const_decls[id(ent[1])][1], ent[1]) or kname
             kid = annotation(k.annos, "id")   # p4c takes a key element's @id(N) as its match field id
             if kid and kid[1] and kid[1][0] in user_key_ids:
                 raise E(k.expr.loc, f"table {q}: key @id {kid[1][0]} is used by more than one key element (p4c: "
@@ -240,6 +249,7 @@ class TableRules:
         # p4c's BMv2 back end: raised in ElabOutput.finish for a table that is applied
         table_error = anon_error or E(d.loc, f"table {q}: more than one lpm key (p4c: multiple LPM keys in table {q} not "
                                             "supported)") if anon_error or sum(1 for k in keys if k["match"] == "lpm") > 1 else None
+        table_error = enum_key_error or table_error
         if not table_error and profile is not None and profile["algo"] is not None and not props.get("key"):
             # p4c 1.2.4.8 dies (exit 245, no message) on an applied table with an action_selector and no
             # key (p4c_mutate seed 338, kind table_extern; an action_profile, or a key, is fine: probed)
@@ -374,6 +384,9 @@ class TableRules:
                                f"be assigned in call NoAction (p4c)")
             if any(x.get("p4info_as") == na for x in acts):   # `@name(".NoAction") action a` listed (mutz22)
                 raise E(d.loc, f"table {q}: a listed action is @name'd {na}, the default action p4c adds (p4c: duplicate label in its JSON)")
+            if any(a["name"] == na and a["scope"] == "TABLE_ONLY" for a in acts):   # (p4c names no line)
+                raise E(d.loc, f"table {q}: default_action: Action marked with tableonly used as default action "
+                               "(a table without default_action gets NoAction(), listed here @tableonly: p4c)")
             self.actions[na]["used"] = self.actions[na]["self_used"] = True
             default = {"action": na, "params": [], "const": False}
             if na not in anames:
@@ -495,7 +508,11 @@ class TableRules:
             if pv.kind == "call" and pv.fn.kind == "name" and pv.fn.name == kind:
                 orec = self.anonymous_direct(prop, kind, q)
             elif pv.kind != "name" or not scope.lookup(pv.name) or scope.lookup(pv.name)[1] != kind:
-                raise E(prop.loc, f"table {q}: {prop.name} must name a {kind}")
+                err = E(prop.loc, f"table {q}: {prop.name} must name a {kind}")
+                if pv.kind == "name" and scope.lookup(pv.name):   # (an instance of another kind: p4c's "Expected a
+                    self.note_late_error(err)                     # direct meter: dc" comes after its type checking)
+                    continue
+                raise err
             else:
                 orec = scope.lookup(pv.name)[2]
             if orec["table"] is not None:   # (judged once the applied tables are known: settle_direct_tables)

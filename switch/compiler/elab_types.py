@@ -117,6 +117,9 @@ class TypeRules:
                 return bound[name]
             if name in self.typedefs:
                 t = self.typedefs[name]
+                if n.get("args") and t[0] != "extern":   # (`B<bit<8>>` of `typedef bit<8> B;`: p4c's type error)
+                    raise E(n.loc, f"{name}: type arguments for a type that takes none ({name} is {tstr(t)}; p4c: "
+                                   f"contains self as type argument)")
                 bad = next((a.error for a in self.newtypes.get(name, {}).get("annos") or () if getattr(a, "error", None)),
                            None) or self.__dict__.get("typedef_translation_errors", {}).get(name)
                 if bad is not None:   # (parser.annotations: p4c parses it where the type is used)
@@ -131,6 +134,8 @@ class TypeRules:
                 return t
             if name in self.generic_structs:
                 return self.specialize(n, in_decl)
+            if n.get("args"):   # `S<bit<8>>` of a struct declared without type parameters (p4c, at the use)
+                self.not_generic(n)
             if name in self.headers:
                 return ["header", name]
             if name in self.structs:
@@ -168,8 +173,17 @@ class TypeRules:
                 raise E(n.loc, f"{n.name}: contains self '{d.kind} {n.name}' as type argument")
         args = [self.resolve_type(a, in_decl=True) for a in n.args]
         for a, t in zip(n.args, args):
-            if t[0] in ("any", "extern", "string", "match_kind", "void"):
+            if t[0] == "any":
                 raise E(a.loc, f"{tstr(t)} cannot be a field type of {n.name}")
+        bound = dict(zip(d.tparams, zip(n.args, args)))
+        for f in d.fields:   # (p4c checks the specialized declaration: it names the field, G<string> of
+            # a struct whose fields do not use T compiles)
+            ft = f.get("type")
+            a, t = bound.get(ft.name, (None, None)) if isinstance(ft, Node) and ft.kind == "typename" else (None, None)
+            if t is not None and (t[0] in ("extern", "string", "match_kind", "void") or t == INTLIT):
+                what = "int" if t == INTLIT else a.name if t[0] == "extern" and a.kind == "typename" else tstr(t)
+                raise E(f.loc, f"Field '{f.name}' of '{d.kind} {n.name}' cannot have type '{what}' "
+                               f"({n.name}<{', '.join(tstr(x) for x in args)}>)")
         key = (n.name, repr(args))
         spec = self.specialized.get(key)
         if spec is None:
@@ -189,6 +203,19 @@ class TypeRules:
         if not in_decl:
             self.used_type(t)
         return t
+
+    def not_generic(self, n: Node) -> None:
+        """Type arguments given to a type declared without type parameters: p4c's error at the use."""
+        k = len(n.args)
+        args = ", ".join(tstr(self.resolve_type(a, in_decl=True)) for a in n.args)
+        for kind, table in (("header", self.headers), ("struct", self.structs)):
+            if n.name in table:
+                kind = "header_union" if table[n.name].get("union") else kind
+                raise E(n.loc, f"{n.name}<{args}>: Type {kind} {n.name} has 0 type parameter(s), but it is "
+                               f"specialized with {k}")
+        if n.name in self.enums or n.name in self.typedefs:
+            raise E(n.loc, f"{n.name}<{args}>: Type {n.name} is not generic and thus it cannot be specialized "
+                           "using type arguments")
 
     def const_int(self, n: Node, what: str, minimum: int | None = None,
                   maximum: int | None = None, bit32: bool = False, scope=None) -> int:
@@ -503,7 +530,7 @@ class TypeRules:
         else:
             # the declaring file: p4c's BMv2 back end keeps only v1model.p4's own enums as names
             self.enums[d.name] = {"base": None, "members": {m: i for i, m in enumerate(d.members)},
-                                  "file": d.loc.file if d.loc else ""}
+                                  "file": d.loc.file if d.loc else "", "loc": d.loc}
 
     def stack_elem(self, t) -> list:
         """Element type of a stack type: a header, or (a stack of header unions) a union."""

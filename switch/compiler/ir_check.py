@@ -217,7 +217,7 @@ def validate_device_config(cfg) -> dict:
                 if x not in _OPERATORS:
                     raise InvalidDeviceConfig(_fmt(path), f"unknown operator {_show(x)}")
             elif key == "name" and len(path) >= 4 and path[-3] == "keys":
-                if not (_KEY_NAME.match(x) or _free_name(x)):
+                if not (x == "" or _KEY_NAME.match(x) or _free_name(x)):   # (`@name("")`: p4c and BMv2 take it)
                     raise InvalidDeviceConfig(_fmt(path), f"match field name {_show(x)} has unsafe characters")
             elif _table_name_slot(path, key):
                 # (an empty alias: `@name("")` names a table "I." -- p4c and BMv2 take it)

@@ -20,8 +20,10 @@ KEYWORDS = {
     "entries", "enum", "error", "exit", "extern", "false", "header", "header_union", "if",
     "in", "inout", "int", "key", "match_kind", "out", "package", "parser", "return", "select",
     "state", "struct", "switch", "table", "transition", "true", "tuple", "typedef", "type",
-    "varbit", "value_set", "void", "string", "list", "priority", "abstract", "this", "for",
+    "varbit", "value_set", "void", "string", "list", "priority", "abstract", "this",
 }
+# (`for` is no keyword of p4c 1.2.4.8 -- a variable, table or action may be called `for`; the
+# parser takes `for (` at the start of a statement as the P4-16 1.2.5 loop, docs/P4C.md)
 #: keywords p4c's grammar also takes as a name (its nonTypeName): a variable, parameter or
 #: field may be called `priority`, `key`, `state` ...
 NON_TYPE_KEYWORDS = ("apply", "key", "actions", "state", "entries", "type", "priority")

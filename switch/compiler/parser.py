@@ -88,9 +88,10 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
     def ident(self, what: str = "an identifier") -> Tok:
         # P4 allows some keywords as names in places (apply, key, actions, ...): accept
         # the non-reserved contextual ones.
-        if self.t.kind == "id" or (self.t.kind == "kw" and self.t.text in
-                                   ("apply", "key", "actions", "entries", "state", "type",
-                                    "priority", "list", "string", "value_set")):
+        # (p4c's grammar: `list` names a declaration but `string`, `value_set` and `_` name nothing)
+        if self.t.kind == "id" and self.t.text != "_" or (self.t.kind == "kw" and self.t.text in
+                                                          ("apply", "key", "actions", "entries", "state", "type",
+                                                           "priority", "list")):
             return self.next()
         raise self.err(what)
 
@@ -118,6 +119,8 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
             return self.struct_like(annos)
         if self.at("typedef", "type"):
             newtype = self.next().text == "type"
+            if self.at("void"):   # (p4c's grammar: typedef takes a typeRef or a derived type declaration)
+                raise self.err("a type (syntax error, unexpected VOID)")
             ty = self.type_ref()
             name = self.ident("a type name")
             self.expect(";")
@@ -132,11 +135,13 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
                 raise P4CompileError(t.loc, f"syntax error: the {t.text} declaration cannot be annotated")
             kind = "error_decl" if self.next().text == "error" else "match_kind"
             self.expect("{")
-            members = []
-            while not self.at("}"):
-                members.append(self.ident("a member name").text)
-                if not self.accept(","):
+            if self.at("}"):   # (p4c's identifierList: one name at least; a trailing comma for match_kind only)
+                raise P4CompileError(self.t.loc, f"syntax error, unexpected }}: {t.text} declaration without members")
+            members = [self.ident("a member name").text]
+            while self.accept(","):
+                if kind == "match_kind" and self.at("}"):
                     break
+                members.append(self.ident("a member name").text)
             self.expect("}")
             return Node(kind, t.loc, members=members)
         if self.at("extern"):
@@ -477,6 +482,8 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
             loc = self.next().loc
             self.expect("<")
             ty = self.type_ref()
+            if ty.kind == "stack":   # (p4c's grammar: a base type, a tuple or a type name only)
+                raise P4CompileError(self.t.loc, "syntax error, unexpected [: a value_set's element type cannot be a header stack")
             self.expect(">")
             self.expect("(")
             size = self.expr()

@@ -61,21 +61,29 @@ class AnnotationParser:
                 continue
             if self.at("("):
                 self.next()
-                depth, cur = 0, []   # body: every token, commas too (p4c lists them as written)
+                # body: every token, commas too (p4c lists them as written).  Only parentheses pair
+                # up in p4c's annotationBody (`@a(x { y)` is fine; an unclosed `(` runs to the end of
+                # the file: "unexpected END"); brackets and braces only keep commas from splitting
+                depth, nest, cur = 0, 0, []
                 while True:
                     t = self.t
-                    if t.kind == "eof":
-                        raise self.err("')' closing the annotation", t)
-                    if t.text in ("(", "[", "{") and t.kind == "op":
+                    if t.kind == "eof":   # (p4c names the last line)
+                        last = self.toks[self.i - 1] if self.i else t
+                        raise P4CompileError(last.loc, "syntax error, unexpected END: the annotation's '(' is never closed")
+                    if t.kind == "op" and t.text == "(":
                         depth += 1
-                    if t.text in (")", "]", "}") and t.kind == "op":
+                    elif t.kind == "op" and t.text in ("[", "{"):
+                        nest += 1
+                    elif t.kind == "op" and t.text in ("]", "}"):
+                        nest = max(nest - 1, 0)
+                    elif t.kind == "op" and t.text == ")":
                         if depth == 0:
                             self.next()
                             break
                         depth -= 1
                     self.next()
                     body.append(t)
-                    if t.text == "," and depth == 0 and t.kind == "op":
+                    if t.text == "," and depth == 0 and nest == 0 and t.kind == "op":
                         args.append(cur)
                         cur = []
                     else:

@@ -115,7 +115,7 @@ class StatementParser:
             return self.const_decl(annos)
         if self.at("transition"):
             raise P4CompileError(t.loc, "transition must be the last statement of a parser state")
-        if self.at("for"):
+        if t.kind == "id" and t.text == "for" and self.peek().text == "(":   # (`for` is a name elsewhere: lexer)
             return self.for_stmt()
         if t.kind == "id" and t.text in ("break", "continue") and self.peek().text == ";":
             self.next()
@@ -148,7 +148,7 @@ class StatementParser:
         try:
             self.type_ref()
             ok = self.t.kind == "id" or (self.t.kind == "kw" and self.t.text in NON_TYPE_KEYWORDS) \
-                or self.at("(")
+                or self.at("(", "list")   # (p4c's grammar: `list` names a declaration, no value)
             if self.at("(") and self.toks[save].kind == "id":
                 # "T(args) name;" is an instantiation, "f(args);" a call
                 depth, j = 0, self.i
@@ -173,7 +173,7 @@ class StatementParser:
     # -- for loops (P4-16 1.2.5) -------------------------------------------------------
     def for_stmt(self) -> Node:
         """``for (init; cond; update) body`` or ``for (T x in expr) body``."""
-        loc = self.expect("for").loc
+        loc = self.next().loc   # (`for`)
         self.expect("(")
         if self.is_type_start() and self._for_in_ahead():
             ty = self.type_ref()

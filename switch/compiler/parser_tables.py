@@ -44,6 +44,8 @@ class TableParser:
                     aannos = self.annotations()
                     al = self.t.loc
                     n = self.ident("an action name")
+                    if n.kind == "kw" and n.text == "list":   # (p4c's actionRef: a nonTypeName, not LIST)
+                        raise P4CompileError(n.loc, "syntax error, unexpected LIST: `list` cannot name an action here")
                     if self.lexes_as_type(n.text):   # p4c: "syntax error, unexpected TYPE_IDENTIFIER"
                         raise self.type_name_error(n, n.text, "an action in a table's actions")
                     aname = n.text
@@ -51,6 +53,10 @@ class TableParser:
                         aname += "." + self.ident().text
                     args = self.args() if self.at("(") else []
                     self.expect(";")
+                    if any(x.name == aname for x in acts):   # (p4c builds the list while parsing: before names
+                        # resolve, an unknown name further up comes after it; errs25 probe h_a_act_*_twice_*)
+                        raise P4CompileError(al, f"{aname}: Duplicates declaration {aname} (listed twice in the "
+                                                 "table's actions)")
                     acts.append(Node("action_ref", al, name=aname, args=args, annos=aannos))
                 self.expect("}")
                 props["actions"] = acts
@@ -79,6 +85,9 @@ class TableParser:
                     if self.at("priority"):
                         self.next()
                         self.expect("=")
+                        if not (self.t.kind == "num" or self.at("(")):   # (p4c's grammar: INTEGER or `( expr )`)
+                            raise P4CompileError(self.t.loc, f"syntax error, unexpected {self.t.text!r}: an entry's "
+                                                             "priority is an integer literal or a parenthesized expression")
                         prio = self.expr()
                         self.expect(":")
                     ks = self.keyset_tuple()

@@ -99,6 +99,24 @@ def key_text(n: Node, type_of, field_names: dict) -> str:
     return expr_text(n)
 
 
+def constant_key_text(value: Node, ir: dict) -> str | None:
+    """The name p4c gives a key that is a declared constant of a bit or int type (``const bit<8> KC =
+    0x10;`` ... ``key = { KC: exact; }``): its front end has put the value there, printed in the base the
+    literal was written in, without a width (``0x10``, ``0b101``, ``4`` for ``8w4``; a folded expression
+    in decimal; probed, helper errs25 /work/errs25 progs/kc).  A constructor parameter keeps its name."""
+    t, v = ir.get("t") or [None], ir.get("v")
+    if t[0] not in ("bit", "int") or len(t) > 2 or not isinstance(v, int) or isinstance(v, bool):
+        return None
+    base = value.get("base") if value.kind == "int" else 10
+    if base == 16 and v >= 0:
+        return f"0x{v:x}"
+    if base == 2 and v >= 0:
+        return f"0b{v:b}"
+    if base == 8 and v >= 0:
+        return f"0o{v:o}"
+    return str(v)
+
+
 def property_instance_name(prop: Node, q: str) -> str:
     """The name of an instance a table property declares (``@name("p") implementation =
     action_profile(4);``): the property's @name, less one leading dot.  p4c's P4Runtime serializer
