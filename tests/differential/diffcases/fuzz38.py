@@ -7,6 +7,9 @@ assignment of the whole header overwrites (``hdr.h3 = hdr.h2;``) is dead for p4c
 SimplifyDefUse, and so are the action body's own stores to ``hdr.h3``; where ``h2`` is invalid BMv2's
 ``assign_header`` only marks ``h3`` invalid, so its fields keep the values from before the dropped
 store (:func:`switch.compiler.dead_reads.drop_stores_before_whole_copies`).
+fuzz_exprs seed 18770 (reduced): ``10s511 ++ (e1 == 3 ? 7s5 : -7s32)`` with ``e1`` a known constant is
+folded by p4c's mid end as ``(a << 7) + b`` (0xff60 on BMv2): the concatenation is marked ``p4c_fold``
+(:func:`switch.compiler.const_index._pick_arms`).
 """
 from .base import H, case, program, start_state
 
@@ -44,3 +47,27 @@ for _name, _body in [
             {"ingress": "        " + _body + "\n", "egress": "        " + _OUT + "\n"}
         CASES.append(case(f"fuzz38_whole_header_copy_overwrites_{_name}_{_where}", CAT, program(
             **_parts, ingress_decls=_DECLS, fields="    h_t h3;\n", parser=_PARSER, deparser=_DEP), frames=_FR))
+
+# fuzz_exprs seed 18770 (reduced): a concatenation whose signed right operand is a `?:` that p4c's
+# mid end decides once its constant propagation has put the values in -- it then folds the
+# concatenation as (a << |b|) + b, 0xff60 on BMv2 for a negative b (const_index._pick_arms, p4c_fold)
+_TOP18770 = """
+bit<4> f0(out bit<32> p0, out bit<3> p2) {
+    p2 = 4; bit<8> e1 = 255;
+    p0 = (bit<32>)(bit<17>)(10s511 ++ ((((bit<9>)p2) >= ((bit<9>)e1)) ? 7s5 : -7s32));
+    return 1;
+}
+bit<4> f1(out bit<32> p0, in bit<8> x) {
+    p0 = (bit<32>)(bit<17>)(10s511 ++ ((x == 3) ? 7s5 : -7s32));
+    return 1;
+}
+"""
+for _name, _body in [
+        ("in_a_function", "bit<3> q; f0(hdr.h.d, q);"),
+        ("locals", "bit<3> p2 = 4; bit<8> e1 = 255; hdr.h.d = (bit<32>)(bit<17>)(10s511 ++ ((((bit<9>)p2) >= ((bit<9>)e1)) ? 7s5 : -7s32));"),
+        ("one_local", "bit<8> e1 = 255; hdr.h.d = (bit<32>)(bit<17>)(10s511 ++ ((e1 == 3) ? 7s5 : -7s32));"),
+        # guard: a condition decided at run time -- no folding, the bits as they are
+        ("guard_run_time_condition", "f1(hdr.h.d, hdr.h.b);"),
+        ]:
+    CASES.append(case(f"fuzz38_concat_of_a_constant_decided_mux_{_name}", CAT, program(
+        "        " + _body + "\n", top=_TOP18770), frames=[(1, H(1, b, 0x1234, 0x11223344)) for b in (2, 3)]))
