@@ -442,9 +442,10 @@ class ConstIndexRules(SubDivisionRules):
                     self.__dict__.setdefault("action_folded_divs", []).append(pending[id(n)])
                 del pending[id(n)]   # (p4c folds it, or its divisor to a power of two: no back-end error)
             if n.get("o") == "++" and n.get("op") == "bin" and n["b"]["t"][0] == "int" and \
-                    self.fold(_subst(n, env)) is not None:
+                    self.fold(_pick_arms(_subst(n, env), self.fold)) is not None:
                 # constant for p4c's midend, which folds it as (a << |b|) + b: the runtime does so
-                # where the right operand is negative (fuzz_exprs seed 10995: a sub-control's `out`)
+                # where the right operand is negative (fuzz_exprs seed 10995: a sub-control's `out`;
+                # seed 18770: a `?:` whose condition the constants decide, `10s511 ++ (e1 == 3 ? 7s5 : -7s32)`)
                 n["p4c_fold"] = True
             if n.get("op") == "stack_idx" and id(n) in locs and locs[id(n)][0] is n:
                 v = self.fold(_subst(n["i"], env))
@@ -739,3 +740,16 @@ def _body_of(ctx: dict) -> tuple:
 
 def _power_of_two(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v > 0 and not v & (v - 1)
+
+
+def _pick_arms(x, fold):
+    """``x`` with each ``?:`` whose condition ``fold`` decides replaced by that arm, bottom up
+    (p4c's mid end folds it so once its constant propagation has put the values in)."""
+    if isinstance(x, list):
+        return [_pick_arms(v, fold) for v in x]
+    if not isinstance(x, dict):
+        return x
+    x = {k: (v if k == "t" else _pick_arms(v, fold)) for k, v in x.items()}
+    if x.get("op") == "cond" and (c := fold(x["c"])) is not None:
+        return x["a"] if c else x["b"]
+    return x

@@ -264,13 +264,16 @@ def specialize_copy_out_bodies(ir: dict) -> None:
     for st in calls:
         a = by_name.get(st["action"])
         if a is not None:
-            # (a copy-back the caller drops -- union_defuse's "dead", a caller's "dead_key" -- kills nothing)
+            # (a copy-back the caller drops -- union_defuse's "dead", a caller's "dead_key" -- kills nothing;
+            # one a whole-header assignment after the call overwrites -- drop_stores_before_whole_copies'
+            # "dead_whole" -- kills as it would: p4c's def-use drops the body's stores there too)
             # (and without the stores a self-reading header initializer after the call makes dead:
             # header_init.drop_stores_before_self_init's "dead_fields")
             dead_paths = [f"{_path(d['h'])}.{f}" for d in st.pop("dead_fields", ()) for f in d["f"]]
             uses.setdefault(id(a), []).append(
                 (st, [(g["e"], p) for g, p in zip(st["args"], a["all_params"])
-                      if g["dir"] in ("out", "inout") and not g.get("dead") and g.get("dead_key") is None],
+                      if g["dir"] in ("out", "inout") and (not g.get("dead") or g.get("dead_whole"))
+                      and g.get("dead_key") is None],
                  dead_paths))
     running = None   # (the pass's state before the next action, once a variant changed it)
     for a in sorted(ir["actions"], key=lambda x: x.get("p4order", 0)):
@@ -331,7 +334,8 @@ def drop_stores_before_extern_outs(x) -> None:
         drop_stores_before_extern_outs(v)
 
 
-def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple = (), scalars: bool = False) -> None:
+def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple = (), scalars: bool = False,
+                           action_body=None) -> None:
     """In place: the stores to a header or struct field overlapping one of ``paths`` that the
     statements after them overwrite (``rest`` lists: what follows in the list, then ``after``; a
     direct action call as its body, ``expand``) before anything reads it, past statements that
@@ -342,44 +346,75 @@ def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple =
     switch (b) { 1: { hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; } } hdr.h.c = meta.m16;`` reads
     ``1 | (bit<32>)hdr.h.c`` with the old ``hdr.h.c`` in the second case), and a later single-case
     switch's own copy it made (its ``copies`` mark) is gone with it.  ``scalars``: only the stores
-    of a bit, int or bool value (:func:`drop_stores_before_whole_copies`)."""
+    of a bit, int or bool value, or of a whole header outside a union, and with ``action_body`` an
+    action call's dead copy-back (:func:`drop_stores_before_whole_copies`)."""
     i = 0
     while i < len(stmts):
         st, rest = stmts[i], (stmts[i + 1:],) + after
         k = st.get("s")
-        if k == "assign" and (not scalars or (st["l"].get("t") or [None])[0] in ("bit", "int", "bool")) and \
-                _dead_field(st, paths, rest, expand):
+        if k == "call_action" and action_body is not None:
+            _dead_copy_out(st, paths, rest, action_body)
+        if k == "assign" and (not scalars or (st["l"].get("t") or [None])[0] in _WHOLE_OR_SCALAR and
+                              not st.get("siblings")) and _dead_field(st, paths, rest, expand):
             left = mux_leftovers(st)   # (a ``?:`` condition's emptied ``if`` stays: fuzz_mutants seed 6)
             stmts[i:i + 1] = left
             i += len(left)
             continue
         if k == "block":
-            drop_dead_field_stores(st["body"], paths, expand, rest, scalars)
+            drop_dead_field_stores(st["body"], paths, expand, rest, scalars, action_body)
         elif k == "if":
             for arm in ("then", "else"):
                 if st.get(arm):
-                    drop_dead_field_stores(st[arm], paths, expand, rest, scalars)
+                    drop_dead_field_stores(st[arm], paths, expand, rest, scalars, action_body)
         elif k in ("switch_value", "switch_action"):
             for c in st["cases"]:
-                drop_dead_field_stores(c["body"], paths, expand, rest, scalars)
+                drop_dead_field_stores(c["body"], paths, expand, rest, scalars, action_body)
             for p in list(st.get("copies") or ()):   # (a copy whose store is gone)
                 if not any(d.get("s") == "assign" and _path(d["l"]) == p for c in st["cases"] for d in ir_dicts(c["body"])):
                     del st["copies"][p]
         i += 1
 
 
-def drop_stores_before_whole_copies(stmts: list) -> None:
+def drop_stores_before_whole_copies(stmts: list, action_body=None) -> None:
     """In place: the field stores of a control body that a later assignment of the whole header,
     header union or struct holding them overwrites before anything reads them
     (:func:`drop_dead_field_stores`) -- p4c's front-end SimplifyDefUse drops them, and where that
     assignment's source is an invalid header BMv2's ``assign_header`` only marks the destination
     invalid, so the field keeps what it held before the dropped store (fuzz_mutants seed 3046:
     ``hdr.u.q.v = 0x77; { U tmp_u; tmp_u.p.setValid(); hdr.u = tmp_u; }`` -- a later read of
-    ``hdr.u.q.v`` sees no 0x77 on BMv2)."""
+    ``hdr.u.q.v`` sees no 0x77 on BMv2).  So are a store of a whole header (``hdr.h3 = {..};``
+    or ``hdr.h3 = hdr.h;``, not a union member: union_defuse's) and an action call's copy-back
+    into an ``out``/``inout`` header argument (p4c inlines the call, ``action_body(name)``: its
+    body) that such an assignment overwrites: ``a0(hdr.h3); hdr.h3 = hdr.h2;`` with ``h2``
+    invalid leaves ``h3``'s fields as they were before the call (fuzz_exprs seed 18427, helper
+    fuzz38; p4c drops the body's own stores to ``hdr.h3`` too)."""
     paths = sorted({p for d in ir_dicts(stmts) if d.get("s") == "assign" and (d["l"].get("t") or [None])[0]
                     in ("header", "struct", "union") and (p := _path(d["l"])) is not None and "[*]" not in p})
     if paths:   # (a scalar field's store only: a union member's is union_defuse's)
-        drop_dead_field_stores(stmts, paths, scalars=True)
+        drop_dead_field_stores(stmts, paths, scalars=True, action_body=action_body)
+
+
+#: the stores :func:`drop_stores_before_whole_copies` may drop (a header: not a union member's)
+_WHOLE_OR_SCALAR = ("bit", "int", "bool", "header")
+
+
+def _dead_copy_out(st: dict, paths: list, rest: tuple, action_body) -> bool:
+    """Marks ``dead`` (and ``dead_whole``) each ``out``/``inout`` header argument of call ``st``
+    whose copy-back is dead (overwritten by ``rest`` before a read, as :func:`_dead_field` judges a
+    store): the copy-back is not made, and :func:`specialize_copy_out_bodies` still drops the
+    body's own stores to that place, which p4c's def-use finds dead as well.  Whether one was
+    marked.  Not for a body that may exit (p4c copies back before the ``exit``)."""
+    body = action_body(st.get("action"))
+    if body is None or any(d.get("s") in ("exit", "return") for d in ir_dicts(body)):
+        return False
+    marked = False
+    for a in st.get("args") or ():
+        e = a.get("e")
+        lp = _path(e) if a.get("dir") in ("out", "inout") and isinstance(e, dict) and e.get("op") == "field" and \
+            (e.get("t") or [None])[0] == "header" and not a.get("siblings") and not a.get("dead") else None
+        if lp is not None and "[*]" not in lp and any(_overlap(lp, p) for p in paths) and _fate_all(rest, lp, None):
+            a["dead"] = a["dead_whole"] = marked = True
+    return marked
 
 
 def _dead_field(st: dict, paths: list, rest: tuple, expand) -> bool:

@@ -127,7 +127,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
                 d.pop("copies", None)
         out = drop_dead_indexed_reads(out, lambda c: (self.subcontrol_of(c) or {}).get("body"))
         if root and self.ctx.get("kind") == "control" and not self.ctx.get("in_action"):
-            drop_stores_before_whole_copies(out)
+            drop_stores_before_whole_copies(out, lambda q: (self.actions.get(q) or {}).get("body"))
         out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}),
                                            lambda q: (self.actions.get(q) or {}).get("body"),
                                            lambda c: (self.subcontrol_of(c) or {}).get("body"), self.self_init_body_stores)
