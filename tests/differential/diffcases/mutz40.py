@@ -1,0 +1,31 @@
+"""Found by helper mutz40 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5."""
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+
+# fuzz37's open item: a function with an inout argument called under a `?:` arm (or the right operand of
+# `&&`/`||`) after a single-case switch whose case gave the argument a copy -- p4c's SideEffectOrdering
+# puts the inlined call in an `if`, whose copy-in reads the copy: BMv2 writes tk(3) = 4 where the arm
+# runs, also where the case did not run (checkmate read the variable: 0 + 1); past the statement the
+# copy is ended by the join (the argument itself: 0 where neither ran).  An `out` argument has no copy-in.
+_FR = [(1, H(a, b, 0x1234, d=0x10)) for a in (7, 8) for b in (0, 1)]
+_TK = "bit<8> tk(inout bit<8> c) { c = c + 1; return c; }\nbit<8> tq(out bit<8> c) { c = 4; return 3; }\n"
+_MC = {
+    "inout": "switch (hdr.h.a) { 7: { meta.m8 = 3; } } hdr.h.d = (hdr.h.b == 0) ? (bit<32>)tk(meta.m8) : 9; hdr.h.c = (bit<16>)meta.m8;",
+    "in_the_else_arm": "switch (hdr.h.a) { 7: { meta.m8 = 3; } } hdr.h.d = (hdr.h.b == 0) ? 9 : (bit<32>)tk(meta.m8); hdr.h.c = (bit<16>)meta.m8;",
+    "plus_one": "switch (hdr.h.a) { 7: { meta.m8 = 3; } } hdr.h.d = (hdr.h.b == 0) ? (bit<32>)tk(meta.m8) + 1 : 9; hdr.h.c = (bit<16>)meta.m8;",
+    "of_a_field": "switch (hdr.h.a) { 7: { hdr.h.b = 3; } } hdr.h.d = (hdr.h.c == 0x1234) ? (bit<32>)tk(hdr.h.b) : 9; hdr.h.c = (bit<16>)hdr.h.b;",
+    "guard_out_argument": "switch (hdr.h.a) { 7: { meta.m8 = 3; } } hdr.h.d = (hdr.h.b == 0) ? (bit<32>)tq(meta.m8) : 9; hdr.h.c = (bit<16>)meta.m8;",
+    "and": "switch (hdr.h.a) { 7: { meta.m8 = 3; } } if (hdr.h.b == 0 && tk(meta.m8) == 4) { hdr.h.d = 1; } hdr.h.c = (bit<16>)meta.m8;",
+    "or": "switch (hdr.h.a) { 7: { meta.m8 = 3; } } if (hdr.h.b == 0 || tk(meta.m8) == 4) { hdr.h.d = 1; } hdr.h.c = (bit<16>)meta.m8;",
+    "guard_reading_the_argument": "switch (hdr.h.a) { 7: { meta.m8 = 3; } } hdr.h.d = (meta.m8 == 3) ? (bit<32>)tk(meta.m8) : 9; hdr.h.c = (bit<16>)meta.m8;",
+    "nested": "switch (hdr.h.a) { 7: { meta.m8 = 3; } } hdr.h.d = (hdr.h.b == 0) ? ((hdr.h.c == 0x1234) ? (bit<32>)tk(meta.m8) : 7) : 9; hdr.h.c = (bit<16>)meta.m8;",
+    "both_arms": "switch (hdr.h.a) { 7: { meta.m8 = 3; } } hdr.h.d = (hdr.h.b == 0) ? (bit<32>)tk(meta.m8) : (bit<32>)tk(meta.m8) + 8; hdr.h.c = (bit<16>)meta.m8;",
+    "other_arm_reads_it": "switch (hdr.h.a) { 7: { meta.m8 = 3; } } hdr.h.d = (hdr.h.b == 0) ? (bit<32>)tk(meta.m8) : (bit<32>)meta.m8; hdr.h.c = (bit<16>)meta.m8;",
+    "guard_in_the_case": "switch (hdr.h.a) { 7: { meta.m8 = 3; hdr.h.d = (hdr.h.b == 0) ? (bit<32>)tk(meta.m8) : 9; } } hdr.h.c = (bit<16>)meta.m8;",
+}
+CASES = [
+    case(f"mutz40_function_call_under_a_conditional_expression_in_a_single_case_switch_{name}", CAT,
+         program("        " + body + "\n", top=_TK), frames=_FR)
+    for name, body in _MC.items()
+]
