@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from .copy_paths import ir_path, may_write
 from .elab_common import ir_dicts
 from .header_init import has_method_call
 from .predication import dismantle_muxes
@@ -70,9 +71,14 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
             live.add(n)
             last_read[n] = pos
 
+    tails: list = []       # (statement list, first unvisited index): the field stores' scan (_overwritten)
+
     def walk(sts, visited: bool) -> bool:
-        for st in sts:
+        if not visited:
+            tails.append((sts, 0))
+        for i, st in enumerate(sts):
             k = st.get("s")
+            was = visited
             count[0] += 1
             pos = count[0]
             if not visited:
@@ -101,14 +107,17 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
                     reads(st.get("init"), pos)
                 else:
                     reads({kk: v for kk, v in st.items() if kk != "p4info_rest"}, pos)
+            if was and not visited:
+                tails.append((sts, i + 1))
         return visited
     walk(body, True)
     if not unvisited:
         return body
     if actions is not None and tables is not None:
         drop_unvisited_action_locals(body, unvisited, actions, tables, prefix)
+    overwritten = set() if lcp else {id(st) for lst, i in tails for st in overwritten_field_stores(lst, i)}
     decls = {d["n"] for d in ir_dicts(body) if d.get("s") == "decl" and not str(d.get("n", "")).startswith("L.")}
-    gone = {id(st) for pos, st in late if st["l"]["n"] in decls and last_read.get(st["l"]["n"], -1) < pos}
+    gone = {id(st) for pos, st in late if st["l"]["n"] in decls and last_read.get(st["l"]["n"], -1) < pos} | overwritten
     read_anywhere = _var_reads(unvisited, set())
     dead = {n for n in decls - live if n in read_anywhere} if lcp else set()
     for d in ir_dicts(body):
@@ -162,6 +171,10 @@ def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tab
         if rec is None or not q.startswith(prefix + ".") or not rec.get("body"):
             continue
         new = dismantle_muxes(rec["body"], SimpleNamespace(fresh=0))
+        fields = {id(st) for st in overwritten_field_stores(new, 0)}
+        if fields:   # (fuzz_mutants --kinds action_if seed 3550)
+            new = _strip(new, fields)
+            rec["body"] = new
         locs = {d["n"] for d in ir_dicts(new) if d.get("s") == "decl"}
         if not locs:
             continue
@@ -176,18 +189,69 @@ def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tab
                 d.get("s") not in (None, "assign", "decl", "if", "block") and _var_reads(d, set()) & locs
                 for d in ir_dicts(new)):
             continue
-        gone = {id(d) for d in stores}
+        rec["body"] = _strip(new, {id(d) for d in stores}, inits=True)
 
-        def strip(sts: list) -> list:
-            out = []
-            for st in sts:
-                if id(st) in gone:
-                    continue
-                if st.get("s") == "decl" and st.get("init") is not None:
-                    st = dict(st, init=None)
-                for key in ("body", "then", "else"):
-                    if isinstance(st.get(key), list):
-                        st = dict(st, **{key: strip(st[key])})
-                out.append(st)
-            return out
-        rec["body"] = strip(new)
+
+def _strip(sts: list, gone: set, inits: bool = False) -> list:
+    """``sts`` without the statements whose ids are in ``gone`` (nested lists too); ``inits``: the
+    declarations' initializers go as well."""
+    out = []
+    for st in sts:
+        if id(st) in gone:
+            continue
+        if inits and st.get("s") == "decl" and st.get("init") is not None:
+            st = dict(st, init=None)
+        for key in ("body", "then", "else"):
+            if isinstance(st.get(key), list):
+                st = dict(st, **{key: _strip(st[key], gone, inits)})
+        out.append(st)
+    return out
+
+
+def overwritten_field_stores(sts: list, start: int) -> list:
+    """The stores to a header or metadata field in ``sts[start:]`` -- a statement list of the flow
+    p4c's front-end SimplifyDefUse does not visit (:func:`drop_unvisited_locals`), or the body of an
+    action only that flow calls -- that a later assignment of the same field (or of a slice of it:
+    the pass's locations are whole fields) overwrites on every path: a read there uses no store, so
+    only the end of the control keeps a store live, and p4c drops these (fuzz_mutants ``--kinds
+    action_if`` seed 3550, helper mutz40: ``switch (h.b) { 5: { return; } } t2.apply();`` with t2's
+    ``a0() { if (h.b == 0) { h.b = 0x11; h.b = h.b + 2; } else { h.b = 0x11; } }`` sends h.b = 2 where
+    h.b was 0; ``h.c = 1; h.d = (bit<32>)h.c; h.c = h.c + 1;`` there drops ``h.c = 1`` too).  The
+    scan follows the list and the ``if`` statements in it (both arms overwriting, or neither
+    writing); anything else that may write the field, an ``exit`` or ``return``, or the end of the
+    list keeps the store (the flow after it is not followed)."""
+    out = []
+    for i in range(start, len(sts)):
+        st = sts[i]
+        if st.get("s") != "assign" or has_method_call(st["r"]) or st["l"].get("op") == "slice":
+            continue
+        path = ir_path(st["l"])
+        if path is None or "[*]" in path or ("." not in path and "[" not in path):
+            continue
+        if _overwritten(sts[i + 1:], path):
+            out.append(st)
+    for st in sts[start:]:
+        for key in ("then", "else", "body"):
+            if isinstance(st.get(key), list):
+                out += overwritten_field_stores(st[key], 0)
+    return out
+
+
+def _overwritten(sts: list, path: str) -> bool:
+    for j, x in enumerate(sts):
+        k = x.get("s")
+        if k == "assign":
+            lv = x["l"]["a"] if x["l"].get("op") == "slice" else x["l"]
+            if ir_path(lv) == path:
+                return True
+        if k == "block":
+            return _overwritten(x["body"] + sts[j + 1:], path)
+        if any(d.get("s") in ("exit", "return") for d in ir_dicts(x)):
+            return False
+        if k == "if" and may_write(x, path):
+            if not (_overwritten(x["then"] or [], path) and _overwritten(x["else"] or [], path)):
+                return False
+            return True
+        if k != "if" and may_write(x, path):
+            return False
+    return False

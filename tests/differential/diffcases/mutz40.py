@@ -29,3 +29,31 @@ CASES = [
          program("        " + body + "\n", top=_TK), frames=_FR)
     for name, body in _MC.items()
 ]
+
+# fuzz_mutants --kinds action_if seed 3550: the flow past a single-case switch whose case returns (or
+# exits) is not visited by p4c's front-end SimplifyDefUse: a read there uses no store, so a field store
+# there that a later assignment of the field overwrites on every path is dropped -- also where that
+# assignment, or a statement between, reads it (BMv2: `h.b = 0x11; h.b = h.b + 2;` in t2's action
+# writes 0 + 2).  A store the end of the control reaches stays (guards).
+_UNV_TBL = "    table t2 { actions = { a0; NoAction; } default_action = a0(); }\n"
+_UNV_FR = [(1, H(3, b, 0x1234, d=0x10)) for b in (0, 5, 6)]
+_UNV = {
+    "in_an_action_if": ("if (hdr.h.b == 0) { hdr.h.b = 0x11; hdr.h.b = hdr.h.b + 2; } else { hdr.h.b = 0x11; }", "return", ""),
+    "in_an_action": ("hdr.h.c = 1; hdr.h.c = hdr.h.c + 1;", "return", ""),
+    "in_an_action_exit": ("hdr.h.c = 1; hdr.h.c = hdr.h.c + 1;", "exit", ""),
+    "in_an_action_slice": ("hdr.h.c = 1; hdr.h.c[7:0] = hdr.h.c[15:8];", "return", ""),
+    "in_an_action_read_between": ("hdr.h.c = 1; hdr.h.b = hdr.h.c[7:0]; hdr.h.c = hdr.h.c + 1;", "return", ""),
+    "in_an_action_if_between": ("hdr.h.c = 1; if (hdr.h.b == 0) { hdr.h.d = 1; } hdr.h.c = hdr.h.c + 1;", "return", ""),
+    "in_the_control": ("hdr.h.d = 3;", "return", " hdr.h.c = 1; hdr.h.d = (bit<32>)hdr.h.c; hdr.h.c = hdr.h.c + 1;"),
+    "in_the_control_both_arms": ("hdr.h.d = 3;", "return", " hdr.h.c = 1; if (hdr.h.b == 0) { hdr.h.c = hdr.h.c + 1; } else { hdr.h.c = hdr.h.c + 2; }"),
+    # guards: the store reaches the end of the control on some path
+    "guard_read_only": ("hdr.h.c = 1; hdr.h.d = hdr.h.d + (bit<32>)hdr.h.c;", "return", ""),
+    "guard_one_arm": ("hdr.h.d = 3;", "return", " hdr.h.c = 1; if (hdr.h.b == 0) { hdr.h.c = hdr.h.c + 1; }"),
+}
+CASES += [
+    case(f"mutz40_field_store_overwritten_past_a_single_case_switch_whose_case_returns_{name}{'_after_an_exit' if pre else ''}", CAT, program(
+        "        %sswitch (hdr.h.b) { 5: { %s; } } t2.apply();%s\n" % (pre, end, after),
+        ingress_decls=f"    action a0() {{ {act} }}\n" + _UNV_TBL), frames=_UNV_FR)
+    for name, (act, end, after) in _UNV.items()
+    for pre in ("", "if (hdr.h.a == 2) { exit; } ")
+]
