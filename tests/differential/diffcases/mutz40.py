@@ -1,5 +1,6 @@
 """Found by helper mutz40 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5."""
-from .base import H, case, program
+from .base import H, PAYLOAD, case, eth, hdr, program
+from .fuzz11 import _REJ_BODY
 
 CAT = "front end (p4c-compatible)"
 
@@ -56,4 +57,20 @@ CASES += [
         ingress_decls=f"    action a0() {{ {act} }}\n" + _UNV_TBL), frames=_UNV_FR)
     for name, (act, end, after) in _UNV.items()
     for pre in ("", "if (hdr.h.a == 2) { exit; } ")
+]
+
+# fuzz_mutants seed 3304 (select_key on fuzz11_store_before_rejecting_sub_parser_dropped): a sub-parser's
+# select with no matching case and no default -- p4c's JSON has a null next state there, and p4c inlines
+# the sub-parser, so BMv2 ends the whole parse (no error), as at `transition reject`; checkmate-switch
+# returned to the caller's state as from `accept` (switch/runtime/gen_blocks.py).
+_SUB_NM = ("parser Sub(packet_in p, out h_t x) {\n"
+           "    state start { p.extract(x); transition select(x.a) { 1: reject; %s: accept; } } }\n")
+CASES += [
+    case(f"mutz40_sub_parser_select_without_a_match_ends_the_parse_{name}", CAT, program(_REJ_BODY, top=_SUB_NM % keyset, parser="""
+    Sub() sub;
+    state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 0x1234: a; default: e; } }
+    state a { meta.m32 = 5; sub.apply(pkt, hdr.h); meta.m32 = 7; transition accept; }
+    state e { meta.m16 = 5; sub.apply(pkt, hdr.h); meta.m16 = 7; transition accept; }"""),
+        frames=[(1, eth(t) + hdr(a, 2, 3, 4) + PAYLOAD) for t in (0x1234, 0x1235) for a in (1, 2, 3)])
+    for name, keyset in (("masked", "1 &&& 0x1ff"), ("value", "3"), ("range", "3..4"))
 ]
