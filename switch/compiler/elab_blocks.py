@@ -372,7 +372,8 @@ class BlockRules:
         self.check_control_constants(locals_, body)
         self.settle_unbound_calls(body)
         roots = {p["py"] for p in params}
-        propagate_key_copies(body, self.tables, self.actions, lambda p: p.startswith("L.") or p.split(".")[0] in roots)
+        propagate_key_copies(body, self.tables, self.actions, lambda p: p.startswith("L.") or p.split(".")[0] in roots,
+                             self.subcontrol_of)
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
 

@@ -1,5 +1,7 @@
 """Found by helper mutz40 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5."""
-from .base import H, PAYLOAD, case, eth, hdr, program
+from controller.entities import Entry
+
+from .base import H, PAYLOAD, VALUES, case, eth, hdr, program
 from .fuzz11 import _REJ_BODY
 
 CAT = "front end (p4c-compatible)"
@@ -73,4 +75,34 @@ CASES += [
     state e { meta.m16 = 5; sub.apply(pkt, hdr.h); meta.m16 = 7; transition accept; }"""),
         frames=[(1, eth(t) + hdr(a, 2, 3, 4) + PAYLOAD) for t in (0x1234, 0x1235) for a in (1, 2, 3)])
     for name, keyset in (("masked", "1 &&& 0x1ff"), ("value", "3"), ("range", "3..4"))
+]
+
+# mutz39's open note: a copy in the caller reaches the table keys of a sub-control p4c inlines at the
+# apply -- `hdr.h2.d = c ? a : b; sc.apply(hdr, meta);` with sc's `key = { hdr.h2.d: range; }` is p4c's
+# `?:` temporary in the key, so BMv2 matches the `?:` value where h2 is invalid (not the invalid field's
+# zeros); `= meta.m32`, `= hdr.h.d` likewise put the source into the key.
+_SC_KEY = """control SC(inout headers_t hdr, inout meta_t meta) {
+    action c(bit<16> v) { hdr.h.c = v; }
+    table t2 { key = { hdr.h2.d: range; hdr.h2.c: lpm; } actions = { c; NoAction; } }
+    apply { %s }
+}
+"""
+_SCK = {
+    "conditional_expression": ("hdr.h2.d = (hdr.h2.d != 1) ? (((0x55555555) != 2) ? (0x55555555) : hdr.h2.d) : hdr.h2.d;", "t2.apply();"),
+    "metadata_field": ("meta.m32 = hdr.h.d ^ 1; hdr.h2.d = meta.m32;", "t2.apply();"),
+    "valid_header_field": ("hdr.h2.d = hdr.h.d;", "t2.apply();"),
+    "in_an_if_in_the_body": ("hdr.h2.d = (hdr.h2.d != 1) ? 32w0x55555555 : hdr.h2.d;", "if (hdr.h.a != 0x10) { t2.apply(); }"),
+    # guards: the body writes the field first; a constant is no copy into a key
+    "guard_written_in_the_body": ("hdr.h2.d = (hdr.h2.d != 1) ? 32w0x55555555 : hdr.h2.d;", "hdr.h2.d = 7; t2.apply();"),
+    "guard_constant": ("hdr.h2.d = 0x55555555;", "t2.apply();"),
+}
+CASES += [
+    case(f"mutz40_table_key_of_an_inlined_sub_control_read_as_the_caller_copy_{name}", CAT, program(
+        f"        hdr.h2.c = 0x4444; {caller}\n        sc.apply(hdr, meta);\n",
+        top=_SC_KEY % body, ingress_decls="    SC() sc;"),
+        frames=VALUES + [(1, H(0xee, 1) + bytes(8))],
+        entries=[Entry("I.sc.t2", {"hdr.h2.d": (0, 0), "hdr.h2.c": (0, 16)}, "I.sc.c", {"v": 3}, 1),
+                 Entry("I.sc.t2", {"hdr.h2.d": (1, 0x7fffffff)}, "I.sc.c", {"v": 4}, 2),
+                 Entry("I.sc.t2", {"hdr.h2.d": (0x80000000, 0xffffffff)}, "I.sc.c", {"v": 5}, 3)])
+    for name, (caller, body) in _SCK.items()
 ]
