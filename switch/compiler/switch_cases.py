@@ -40,7 +40,7 @@ def _var_reads(x, out: set) -> set:
 
 
 def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = None, tables: dict | None = None,
-                          prefix: str = "") -> list:
+                          prefix: str = "", hdr_bytes=None) -> list:
     """After a single-case switch whose case ends in ``exit`` p4c 1.2.4.8's LocalCopyPropagation
     takes the flow as unreachable (nothing to merge with the case's) and does not visit what
     follows up to the next join (the end of an ``if`` or ``switch`` around it): reads there do not
@@ -59,7 +59,9 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     only those go: the front end's drop, made before the copies are propagated (elab_statements);
     for the front end (before RemoveReturns) a case that returns ends the flow too, and with
     ``actions``/``tables`` (the program's records; ``prefix``: the control's actions' prefix) the
-    actions only that flow calls lose their locals' stores (:func:`drop_unvisited_action_locals`)."""
+    actions only that flow calls lose their locals' stores (:func:`drop_unvisited_action_locals`).
+    With ``lcp`` a function called there as a statement copies back what it never assigned
+    (:func:`_uninitialized_copy_backs`; ``hdr_bytes(t)``: a header type's size)."""
     live: set = set()
     unvisited: list = []
     last_read: dict = {}   # local -> the position (walk order) of its last visited read
@@ -125,13 +127,18 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
                 or (d.get("s") == "decl" and d.get("n") in dead and d.get("init") is not None
                     and has_method_call(d["init"])):
             dead.discard(d.get("n") or d["l"]["n"])
-    if not dead and not gone:
+    repl = {id(st): new for st in unvisited if lcp and hdr_bytes is not None
+            and (new := _uninitialized_copy_backs(st, hdr_bytes)) is not None}
+    if not dead and not gone and not repl:
         return body
 
     def strip(sts):
         out = []
         for st in sts:
             if st.get("s") == "assign" and st["l"].get("op") == "var" and st["l"]["n"] in dead or id(st) in gone:
+                continue
+            if id(st) in repl:
+                out.extend(repl[id(st)])
                 continue
             if st.get("s") == "decl" and st.get("n") in dead:
                 st = dict(st, init=None)
@@ -143,6 +150,34 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
             out.append(st)
         return out
     return strip(body)
+
+
+def _uninitialized_copy_backs(st: dict, hdr_bytes) -> list | None:
+    """A function call statement in the flow the mid end's LocalCopyPropagation does not visit (past a
+    single-case switch whose case exits): p4c has inlined it (``p_0 = arg; ..body..; arg = p_0;``)
+    and its parameter variables, locals read only there, lose their stores, so each out/inout
+    argument is given the uninitialized variable -- 0, ``false``, an invalid header (BMv2's
+    assign_header from it: the header invalid, its fields kept) -- and nothing else of the call is
+    left (fuzz_mutants ``--kinds exit_stmt`` seed 3374, helper mutz40: ``switch (h.a) { 5: { exit; } }
+    f(hdr.h2, c);`` with ``f(inout h_t x, in bool c)`` leaves h2 invalid on BMv2).  None where an
+    argument is of another type, not a fixed path, or calls anything."""
+    if st.get("s") != "call_fn" or any(has_method_call(a.get("e")) for a in st.get("args") or ()):
+        return None
+    out = []
+    for a in st["args"]:
+        if a.get("dir") not in ("out", "inout"):
+            continue
+        lv, t = a["e"], a["e"].get("t") or [None]
+        path = ir_path(lv)
+        if path is None or "[*]" in path or lv.get("op") == "slice":
+            return None
+        if t[0] in ("bit", "int", "bool"):
+            out.append({"s": "assign", "l": lv, "r": {"op": "const", "v": False if t[0] == "bool" else 0, "t": t}})
+        elif t[0] == "header" and not a.get("siblings"):
+            out.append({"s": "setvalid", "h": lv, "v": False, "siblings": [], "bytes": hdr_bytes(t)})
+        else:
+            return None
+    return out
 
 
 def _called(d: dict, tables: dict) -> list:

@@ -106,3 +106,24 @@ CASES += [
                  Entry("I.sc.t2", {"hdr.h2.d": (0x80000000, 0xffffffff)}, "I.sc.c", {"v": 5}, 3)])
     for name, (caller, body) in _SCK.items()
 ]
+
+# fuzz_mutants --kinds exit_stmt seed 3374 (on fuzz23_single_case_switch_copies_tuple_elements_past_
+# function_calls): the mid end's LocalCopyPropagation does not visit the flow past a single-case switch
+# whose case exits, and a local read only there loses its stores -- so does the parameter variable p4c's
+# inliner makes for a function called there (`x_0 = hdr.h2; ..; hdr.h2 = x_0;`): BMv2 copies back the
+# uninitialized variable (an invalid header: h2 is not emitted; a bit<8>: 0).
+_FX = ("void fh(inout h_t x, in bool c) { if (c) { x.a = 9; } }\n"
+       "void fb(inout bit<8> p) { p = p + 1; }\n"
+       "void fo(out bit<8> p) { p = 4; }\n")
+_FXC = {
+    "header": "fh(hdr.h2, hdr.h.c == 3);",
+    "header_taken": "fh(hdr.h2, hdr.h.c == 9);",
+    "bit": "fb(hdr.h.b);",
+    "out_bit": "fo(hdr.h.b);",
+}
+CASES += [
+    case(f"mutz40_inlined_function_parameter_past_a_single_case_switch_whose_case_{end}s_{name}", CAT, program(
+        f"        switch (hdr.h.a) {{ 5: {{ hdr.h.c = 7; {end}; }} }}\n        {call}\n        hdr.h.d = (bit<32>)hdr.h.c;\n",
+        top=_FX), frames=[(1, H(4, 3, 9)), (1, H(5, 3, 9)), (1, eth(0x1234) + hdr(0xee, 3, 9) + hdr(1, 2, 3, 4) + PAYLOAD)])
+    for name, call in _FXC.items() for end in ("exit", "return")
+]
