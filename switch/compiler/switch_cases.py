@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from .copy_paths import ir_path, may_write
-from .elab_common import ir_dicts
+from .call_copies import call_guard
+from .copy_paths import ir_path, may_write, overlap, path_reads
+from .elab_common import ir_dicts, ir_replace
 from .header_init import has_method_call
 from .predication import dismantle_muxes
 
@@ -138,8 +139,10 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
             if st.get("s") == "assign" and st["l"].get("op") == "var" and st["l"]["n"] in dead or id(st) in gone:
                 continue
             if id(st) in repl:
-                out.extend(repl[id(st)])
-                continue
+                out.extend(repl[id(st)][0])
+                st = repl[id(st)][1]
+                if st is None:
+                    continue
             if st.get("s") == "decl" and st.get("n") in dead:
                 st = dict(st, init=None)
             for key in ("body", "then", "else"):
@@ -152,32 +155,58 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     return strip(body)
 
 
-def _uninitialized_copy_backs(st: dict, hdr_bytes) -> list | None:
-    """A function call statement in the flow the mid end's LocalCopyPropagation does not visit (past a
-    single-case switch whose case exits): p4c has inlined it (``p_0 = arg; ..body..; arg = p_0;``)
-    and its parameter variables, locals read only there, lose their stores, so each out/inout
-    argument is given the uninitialized variable -- 0, ``false``, an invalid header (BMv2's
-    assign_header from it: the header invalid, its fields kept) -- and nothing else of the call is
-    left (fuzz_mutants ``--kinds exit_stmt`` seed 3374, helper mutz40: ``switch (h.a) { 5: { exit; } }
-    f(hdr.h2, c);`` with ``f(inout h_t x, in bool c)`` leaves h2 invalid on BMv2).  None where an
-    argument is of another type, not a fixed path, or calls anything."""
-    if st.get("s") != "call_fn" or any(has_method_call(a.get("e")) for a in st.get("args") or ()):
+def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
+    """A function called in the flow the mid end's LocalCopyPropagation does not visit (past a
+    single-case switch whose case exits): p4c has inlined it (``p_0 = arg; ..body..; arg = p_0;``,
+    its value ``tmp = retval``) and its variables, locals read only there, lose their stores, so
+    each out/inout argument is given the uninitialized variable -- 0, ``false``, an invalid header
+    (BMv2's assign_header from it: the header invalid, its fields kept) -- and its value is 0
+    (fuzz_mutants ``--kinds exit_stmt`` seed 3374, helper mutz40: ``switch (h.a) { 5: { exit; } }
+    f(hdr.h2, c);`` with ``f(inout h_t x, in bool c)`` leaves h2 invalid on BMv2; ``h.c =
+    (bit<16>)g(h.b);`` writes 0).  Returns (the copy-backs, ``st`` with the calls' values put in, or
+    None for a call statement); None where an argument is of another type or not a fixed path, a
+    call sits under a ``?:``, ``&&``, ``||`` or in another call, or the statement reads an out/inout
+    argument elsewhere."""
+    if st.get("s") == "call_fn":
+        calls, key = [st], None
+    else:
+        key = {"assign": "r", "decl": "init", "if": "c", "switch_value": "e"}.get(st.get("s"))
+        calls = [d for d in ir_dicts(st.get(key)) if d.get("op") in ("call_fn", "call_fn_out")] if key else []
+    if not calls:
         return None
-    out = []
-    for a in st["args"]:
-        if a.get("dir") not in ("out", "inout"):
-            continue
-        lv, t = a["e"], a["e"].get("t") or [None]
-        path = ir_path(lv)
-        if path is None or "[*]" in path or lv.get("op") == "slice":
+    pre, outs = [], []
+    for call in calls:
+        if (key is not None and call_guard(st[key], call) is not True) or any(
+                d is not call and d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(call)):
             return None
-        if t[0] in ("bit", "int", "bool"):
-            out.append({"s": "assign", "l": lv, "r": {"op": "const", "v": False if t[0] == "bool" else 0, "t": t}})
-        elif t[0] == "header" and not a.get("siblings"):
-            out.append({"s": "setvalid", "h": lv, "v": False, "siblings": [], "bytes": hdr_bytes(t)})
-        else:
+        for a in call["args"] if call.get("s") == "call_fn" or call.get("op") == "call_fn_out" else ():
+            if has_method_call(a.get("e")):
+                return None
+            if a.get("dir") not in ("out", "inout"):
+                continue
+            lv, t = a["e"], a["e"].get("t") or [None]
+            path = ir_path(lv)
+            if path is None or "[*]" in path or lv.get("op") == "slice":
+                return None
+            outs.append(path)
+            if t[0] in ("bit", "int", "bool"):
+                pre.append({"s": "assign", "l": lv, "r": _zero(t)})
+            elif t[0] == "header" and not a.get("siblings"):
+                pre.append({"s": "setvalid", "h": lv, "v": False, "siblings": [], "bytes": hdr_bytes(t)})
+            else:
+                return None
+        if key is not None and (call.get("t") or [None])[0] not in ("bit", "int", "bool"):
             return None
-    return out
+    if key is None:
+        return pre, None
+    rest = ir_replace(st[key], lambda d: _zero(d["t"]) if any(d is c for c in calls) else None)
+    if any(overlap(r, p) for r in path_reads(rest) for p in outs):
+        return None
+    return pre, dict(st, **{key: rest})
+
+
+def _zero(t) -> dict:
+    return {"op": "const", "v": False if t[0] == "bool" else 0, "t": t}
 
 
 def _called(d: dict, tables: dict) -> list:

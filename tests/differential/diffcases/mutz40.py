@@ -127,3 +127,15 @@ CASES += [
         top=_FX), frames=[(1, H(4, 3, 9)), (1, H(5, 3, 9)), (1, eth(0x1234) + hdr(0xee, 3, 9) + hdr(1, 2, 3, 4) + PAYLOAD)])
     for name, call in _FXC.items() for end in ("exit", "return")
 ]
+_FV = "bit<8> g(in bit<8> v) { return v + 1; }\nbit<8> gi(inout bit<8> v) { v = v + 2; return v + 1; }\n"
+_FVC = {
+    "value": "hdr.h.c = (bit<16>)g(hdr.h.b);",
+    "value_in_a_condition": "if (g(hdr.h.b) == 4) { hdr.h.c = 1; }",
+    "value_with_an_inout": "hdr.h.c = (bit<16>)gi(hdr.h.b);",
+}
+CASES += [
+    case(f"mutz40_inlined_function_value_past_a_single_case_switch_whose_case_exits_{name}", CAT, program(
+        f"        switch (hdr.h.a) {{ 5: {{ hdr.h.c = 7; exit; }} }}\n        {call}\n        hdr.h.d = (bit<32>)hdr.h.c;\n",
+        top=_FV), frames=[(1, H(4, 3, 9)), (1, H(5, 3, 9))])
+    for name, call in _FVC.items()
+]
