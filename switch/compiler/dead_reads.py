@@ -93,6 +93,8 @@ def _store_fate(target: str, rest: list, sub_body=None, span=None):
             continue   # (a local's declaration writes nothing else: fuzz_exprs seed 12077)
         if k == "setvalid":
             continue   # (a validity change reads no field: `hdr.h = {..}` is one, then the fields)
+        if k in ("push_front", "pop_front") and _path(st["st"]) is not None and not _overlap(_path(st["st"]), target):
+            continue   # (its own stack only: fuzz_mutants seed 3793, helper mutz40)
         if k == "if" and not has_method_call(st["c"]) and not any(d.get("op") == "table_hit" for d in ir_dicts(st["c"])) \
                 and not any(_overlap(r, target) for r in path_reads(st["c"], [])):
             # (p4c's def-use goes into both arms: fuzz_mutants seeds 3488 (helper opens4) and 2945

@@ -139,3 +139,21 @@ CASES += [
         top=_FV), frames=[(1, H(4, 3, 9)), (1, H(5, 3, 9))])
     for name, call in _FVC.items()
 ]
+
+# fuzz_mutants --kinds stack_op seed 3793 (on fuzz22_dead_store_of_a_stack_read_past_the_end): a
+# `pop_front`/`push_front` of another stack between a store and the assignment that overwrites it reads
+# nothing of the target for p4c's def-use, so the store -- reading `hdr.s[i]` past the end -- is dropped
+# and BMv2 forwards the packet; checkmate-switch evaluated the read and dropped it.
+from .fuzz22 import _STK_PARSER  # noqa: E402
+
+CASES += [
+    case(f"mutz40_dead_store_of_a_stack_read_past_the_end_across_a_{op}", "stacks", program(f"""
+        if (hdr.h.d[7:0] == 2) {{
+            hdr.h.b = hdr.s[hdr.h.a[1:0]].x + 1;
+            hdr.s.{op}(1); hdr.s[2].x = hdr.s[2].x + 1; hdr.s[0].x = 3;
+            hdr.h.b = 7;
+        }}
+""", headers="header e_t { bit<8> x; }\n", fields="    e_t[3] s;\n", parser=_STK_PARSER),
+        frames=[(1, H(a, 0x11, 0x2233, 2)) for a in range(4)])
+    for op in ("pop_front", "push_front")
+]
