@@ -75,6 +75,7 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
             last_read[n] = pos
 
     tails: list = []       # (statement list, first unvisited index): the field stores' scan (_overwritten)
+    sites: list = []       # (an unvisited table apply or action call, the statements after it)
 
     def walk(sts, visited: bool) -> bool:
         if not visited:
@@ -86,6 +87,8 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
             pos = count[0]
             if not visited:
                 unvisited.append(st)
+                if k in ("apply", "call_action"):
+                    sites.append((st, sts[i + 1:]))
                 if k == "assign" and st["l"].get("op") == "var" and not has_method_call(st["r"]):
                     late.append((pos, st))
             if k == "block":
@@ -117,7 +120,7 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     if not unvisited:
         return body
     if actions is not None and tables is not None:
-        drop_unvisited_action_locals(body, unvisited, actions, tables, prefix)
+        drop_unvisited_action_locals(body, unvisited, actions, tables, prefix, sites)
     overwritten = set() if lcp else {id(st) for lst, i in tails for st in overwritten_field_stores(lst, i)}
     decls = {d["n"] for d in ir_dicts(body) if d.get("s") == "decl" and not str(d.get("n", "")).startswith("L.")}
     gone = {id(st) for pos, st in late if st["l"]["n"] in decls and last_read.get(st["l"]["n"], -1) < pos} | overwritten
@@ -217,7 +220,8 @@ def _called(d: dict, tables: dict) -> list:
     return []
 
 
-def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tables: dict, prefix: str) -> None:
+def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tables: dict, prefix: str,
+                                 sites: list = ()) -> None:
     """The actions of this control that only the flow p4c's front-end SimplifyDefUse does not visit
     calls (``unvisited``: its statements, see :func:`drop_unvisited_locals`) lose every store to
     their locals -- control locals after MoveDeclarations, whose reads there use no store -- and
@@ -225,7 +229,9 @@ def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tab
     (``predication.dismantle_muxes``), unassigned: BMv2 reads them as 0 (fuzz_mutants ``--kinds
     mux_expr`` seed 195, helper mutz39: ``switch (h.b) { 5: { return; } } t2.apply();`` with t2's
     ``a0() { h.b = (h.b != 1) ? 0x11 : h.b; }`` writes h.b = 0).  An action whose local is written
-    by a call is left alone."""
+    by a call is left alone.  Their field stores that the rest of the body, or else what follows
+    every call of it there (``sites``: (call, the statements after it)), overwrites go too
+    (:func:`overwritten_field_stores`)."""
     uv = {id(d) for d in ir_dicts(unvisited)}
     there, elsewhere = set(), set()
     for d in ir_dicts(body):
@@ -235,7 +241,9 @@ def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tab
         if rec is None or not q.startswith(prefix + ".") or not rec.get("body"):
             continue
         new = dismantle_muxes(rec["body"], SimpleNamespace(fresh=0))
-        fields = {id(st) for st in overwritten_field_stores(new, 0)}
+        calls = [d for d in ir_dicts(unvisited) if q in _called(d, tables)]
+        after = [rest for st, rest in sites if any(st is d for d in calls)]
+        fields = {id(st) for st in overwritten_field_stores(new, 0, after if len(after) == len(calls) else None)}
         if fields:   # (fuzz_mutants --kinds action_if seed 3550)
             new = _strip(new, fields)
             rec["body"] = new
@@ -272,7 +280,7 @@ def _strip(sts: list, gone: set, inits: bool = False) -> list:
     return out
 
 
-def overwritten_field_stores(sts: list, start: int) -> list:
+def overwritten_field_stores(sts: list, start: int, after: list | None = None) -> list:
     """The stores to a header or metadata field in ``sts[start:]`` -- a statement list of the flow
     p4c's front-end SimplifyDefUse does not visit (:func:`drop_unvisited_locals`), or the body of an
     action only that flow calls -- that a later assignment of the same field (or of a slice of it:
@@ -283,8 +291,11 @@ def overwritten_field_stores(sts: list, start: int) -> list:
     h.b was 0; ``h.c = 1; h.d = (bit<32>)h.c; h.c = h.c + 1;`` there drops ``h.c = 1`` too).  The
     scan follows the list and the ``if`` statements in it (both arms overwriting, or neither
     writing); anything else that may write the field, an ``exit`` or ``return``, or the end of the
-    list keeps the store (the flow after it is not followed)."""
+    list keeps the store (the flow after it is not followed) -- but for ``after``, the statement
+    lists that follow the list's end (each call of an action body: all of them must overwrite).
+    ``h.c = 1;`` in t2's action, ``t2.apply(); h.c = h.c + 1;`` there drops it too."""
     out = []
+    sts, start = _unblocked(sts[start:]), 0   # (plain blocks opened: the body of an action is one)
     for i in range(start, len(sts)):
         st = sts[i]
         if st.get("s") != "assign" or has_method_call(st["r"]) or st["l"].get("op") == "slice":
@@ -292,16 +303,20 @@ def overwritten_field_stores(sts: list, start: int) -> list:
         path = ir_path(st["l"])
         if path is None or "[*]" in path or ("." not in path and "[" not in path):
             continue
-        if _overwritten(sts[i + 1:], path):
+        if _overwritten(sts[i + 1:], path, after):
             out.append(st)
-    for st in sts[start:]:
+    for st in sts:
         for key in ("then", "else", "body"):
             if isinstance(st.get(key), list):
                 out += overwritten_field_stores(st[key], 0)
     return out
 
 
-def _overwritten(sts: list, path: str) -> bool:
+def _unblocked(sts: list) -> list:
+    return [y for x in sts for y in (_unblocked(x["body"]) if x.get("s") == "block" else [x])]
+
+
+def _overwritten(sts: list, path: str, after: list | None = None) -> bool:
     for j, x in enumerate(sts):
         k = x.get("s")
         if k == "assign":
@@ -309,7 +324,7 @@ def _overwritten(sts: list, path: str) -> bool:
             if ir_path(lv) == path:
                 return True
         if k == "block":
-            return _overwritten(x["body"] + sts[j + 1:], path)
+            return _overwritten(x["body"] + sts[j + 1:], path, after)
         if any(d.get("s") in ("exit", "return") for d in ir_dicts(x)):
             return False
         if k == "if" and may_write(x, path):
@@ -318,4 +333,4 @@ def _overwritten(sts: list, path: str) -> bool:
             return True
         if k != "if" and may_write(x, path):
             return False
-    return False
+    return bool(after) and all(_overwritten(rest, path) for rest in after)

@@ -49,7 +49,10 @@ _UNV = {
     "in_an_action_if_between": ("hdr.h.c = 1; if (hdr.h.b == 0) { hdr.h.d = 1; } hdr.h.c = hdr.h.c + 1;", "return", ""),
     "in_the_control": ("hdr.h.d = 3;", "return", " hdr.h.c = 1; hdr.h.d = (bit<32>)hdr.h.c; hdr.h.c = hdr.h.c + 1;"),
     "in_the_control_both_arms": ("hdr.h.d = 3;", "return", " hdr.h.c = 1; if (hdr.h.b == 0) { hdr.h.c = hdr.h.c + 1; } else { hdr.h.c = hdr.h.c + 2; }"),
+    "in_an_action_overwritten_after_the_apply": ("hdr.h.c = 1;", "return", " hdr.h.c = hdr.h.c + 1;"),
+    "in_an_action_overwritten_after_the_apply_in_both_arms": ("hdr.h.c = 1; hdr.h.d = 2;", "return", " if (hdr.h.b == 0) { hdr.h.c = hdr.h.c + 1; } else { hdr.h.c = 3; }"),
     # guards: the store reaches the end of the control on some path
+    "guard_overwritten_after_the_apply_in_one_arm": ("hdr.h.c = 1;", "return", " if (hdr.h.b == 0) { hdr.h.c = hdr.h.c + 1; }"),
     "guard_read_only": ("hdr.h.c = 1; hdr.h.d = hdr.h.d + (bit<32>)hdr.h.c;", "return", ""),
     "guard_one_arm": ("hdr.h.d = 3;", "return", " hdr.h.c = 1; if (hdr.h.b == 0) { hdr.h.c = hdr.h.c + 1; }"),
 }
