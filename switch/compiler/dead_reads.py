@@ -128,8 +128,26 @@ def drop_dead_indexed_reads(stmts: list, sub_body=None) -> list:
             if target is not None and "[*]" not in target and dead_store(
                     target, flat_blocks(stmts[i + 1:]), sub_body, bit_span(st["l"])):
                 continue
+        if st.get("s") == "if" and _dyn_read(st) and _emptied_if(st, list(flat_blocks(stmts[i + 1:])), sub_body):
+            continue
         out.append(st)
     return out
+
+
+def _emptied_if(st: dict, rest: list, sub_body) -> bool:
+    """Whether p4c's def-use empties ``if`` statement ``st`` -- each arm only stores that it or ``rest``
+    overwrites before a read -- and SimplifyControlFlow then removes it with its condition, which BMv2
+    never evaluates (fuzz_mutants ``--kinds mux_expr`` seed 1528, helper mutz40: ``if ((s[i].x + 1 ==
+    h.b) ? .. : false) { h.b = s[i].x + 1; } .. h.b = 7;`` forwards the packet for i past the end)."""
+    if has_method_call(st["c"]) or any(d.get("op") == "table_hit" for d in ir_dicts(st["c"])):
+        return False
+    for arm in (st["then"], st.get("else")):
+        arm = list(flat_blocks(arm or []))
+        for j, x in enumerate(arm):
+            target = _path(x["l"]) if x.get("s") == "assign" and not has_method_call(x["r"]) else None
+            if target is None or "[*]" in target or not dead_store(target, arm[j + 1:] + rest, sub_body, bit_span(x["l"])):
+                return False
+    return True
 
 
 def _drop_dead_before(stmts: list, tail: list, headers: frozenset = frozenset()) -> list:

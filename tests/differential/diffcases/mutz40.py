@@ -143,12 +143,32 @@ CASES += [
     for name, call in _FVC.items()
 ]
 
+from .fuzz22 import _STK_PARSER  # noqa: E402
+
+# fuzz_mutants --kinds mux_expr seed 1528 (the same base): p4c's def-use empties an `if` whose arms hold
+# only dead stores and SimplifyControlFlow removes it, so BMv2 never evaluates its condition's `hdr.s[i]`
+# (a `?:` condition too); checkmate-switch read it and dropped the packet for i past the end.
+_EMPTIED = {
+    "conditional_expression_condition": "if (((hdr.s[hdr.h.a[1:0]].x + 1) == hdr.h.b) ? ((hdr.s[hdr.h.a[1:0]].x + 1) != 2) : false) { hdr.h.b = hdr.s[hdr.h.a[1:0]].x + 1; }",
+    "plain_condition": "if (hdr.s[hdr.h.a[1:0]].x == 1) { hdr.h.b = 3; } else { hdr.h.b = 4; }",
+    # guard (i < 3 only: BMv2 dies reading past the end): an arm that keeps a statement keeps the if
+    "guard_kept_arm": "if (hdr.s[hdr.h.a[1:0]].x == 0xa1) { hdr.h.b = 3; hdr.h.c = 9; }",
+}
+CASES += [
+    case(f"mutz40_emptied_if_reading_a_stack_past_the_end_{name}", "stacks", program(f"""
+        if (hdr.h.d[7:0] == 2) {{
+            {body}
+            hdr.s[0].x = 3;
+            hdr.h.b = 7;
+        }}
+""", headers="header e_t { bit<8> x; }\n", fields="    e_t[3] s;\n", parser=_STK_PARSER),
+        frames=[(1, H(a, 0x11, 0x2233, 2)) for a in range(3 if name.startswith("guard") else 4)])
+    for name, body in _EMPTIED.items()
+]
 # fuzz_mutants --kinds stack_op seed 3793 (on fuzz22_dead_store_of_a_stack_read_past_the_end): a
 # `pop_front`/`push_front` of another stack between a store and the assignment that overwrites it reads
 # nothing of the target for p4c's def-use, so the store -- reading `hdr.s[i]` past the end -- is dropped
 # and BMv2 forwards the packet; checkmate-switch evaluated the read and dropped it.
-from .fuzz22 import _STK_PARSER  # noqa: E402
-
 CASES += [
     case(f"mutz40_dead_store_of_a_stack_read_past_the_end_across_a_{op}", "stacks", program(f"""
         if (hdr.h.d[7:0] == 2) {{
