@@ -1,7 +1,7 @@
 """Found by helper mutz40 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5."""
 from controller.entities import Entry
 
-from .base import H, PAYLOAD, VALUES, case, eth, hdr, program
+from .base import H, H2, PAYLOAD, VALUES, case, eth, hdr, program
 from .fuzz11 import _REJ_BODY
 
 CAT = "front end (p4c-compatible)"
@@ -179,4 +179,33 @@ CASES += [
 """, headers="header e_t { bit<8> x; }\n", fields="    e_t[3] s;\n", parser=_STK_PARSER),
         frames=[(1, H(a, 0x11, 0x2233, 2)) for a in range(4)])
     for op in ("pop_front", "push_front")
+]
+
+# fuzz_mutants --kinds mux_expr seed 1588 (on fuzz22_store_before_nested_self_initializer_dropped): the
+# `if` after a store reads the field, its arm's store is dead before the self-reading initializer, so
+# p4c's def-use empties the `if`, SimplifyControlFlow removes it with its condition, and the repeated
+# def-use drops the store too: BMv2 reads h2.b as parsed after the initializer (which writes no field).
+_SELF = {
+    "conditional_expression": "hdr.h2.b = (hdr.h2.b != 1) ? (hdr.h.a) : hdr.h2.b; if (hdr.h2.b == 2) { hdr.h2.b = 7; }",
+    "plain": "hdr.h2.b = hdr.h.a; if (hdr.h2.b == 2) { hdr.h2.b = 7; }",
+    "plain_else": "hdr.h2.b = hdr.h.a; if (hdr.h2.b == 2) { hdr.h2.b = 7; } else { hdr.h2.b = 6; }",
+    # guard: an arm that keeps a statement keeps the `if` and its read
+    "guard_kept_arm": "hdr.h2.b = hdr.h.a; if (hdr.h2.b == 0xee) { hdr.h2.b = 7; meta.m8 = 1; } hdr.h.b = meta.m8;",
+}
+CASES += [
+    case(f"mutz40_store_read_only_by_an_emptied_if_before_a_self_initializer_{name}", CAT, program(f"""
+        {body}
+        hdr.h2.d = 5;
+        {{
+            bit<8> l = hdr.h.b;
+            {{ hdr.h2.setValid(); }}
+            {{
+                switch (hdr.h.b) {{ 0: {{ }} default: {{ hdr.h2.c = hdr.h2.c + 1; }} }}
+                hdr.h2 = {{hdr.h2.a + 1, 7, 8, hdr.h2.d}};
+            }}
+        }}
+        hdr.h.c = (bit<16>)hdr.h2.b;
+        hdr.h.d = hdr.h2.d;
+"""), frames=[(1, H2(3, 4, 5, 6, b=b)) for b in (0, 1)] + [(1, H(9, b)) for b in (0, 1)])
+    for name, body in _SELF.items()
 ]
