@@ -13,7 +13,7 @@ from .call_copies import call_guard
 from .copy_paths import ir_path, may_write, overlap, path_reads
 from .elab_common import ir_dicts, ir_replace
 from .header_init import has_method_call
-from .predication import dismantle_muxes
+from .predication import _INTO, dismantle_muxes
 
 
 def unused_by_dead_cases(actions: dict, cases: list, v) -> dict:
@@ -131,8 +131,12 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
                 or (d.get("s") == "decl" and d.get("n") in dead and d.get("init") is not None
                     and has_method_call(d["init"])):
             dead.discard(d.get("n") or d["l"]["n"])
-    repl = {id(st): new for st in unvisited if lcp and hdr_bytes is not None
-            and (new := _uninitialized_copy_backs(st, hdr_bytes)) is not None}
+    repl: dict = {}
+    for st in unvisited if lcp and hdr_bytes is not None else ():
+        zeroed = _zeroed_mux(st)
+        got = _uninitialized_copy_backs(zeroed or st, hdr_bytes)
+        if got is not None or zeroed is not None:
+            repl[id(st)] = got if got is not None else ([], zeroed)
     if not dead and not gone and not repl:
         return body
 
@@ -206,6 +210,23 @@ def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
     if any(overlap(r, p) for r in path_reads(rest) for p in outs):
         return None
     return pre, dict(st, **{key: rest})
+
+
+def _zeroed_mux(st: dict) -> dict | None:
+    """``st`` with the ``?:`` p4c's SideEffectOrdering makes an ``if`` assigning a temporary (an
+    assignment's right-hand side, an ``if`` condition, through casts, unary operations, slices:
+    ``predication.dismantle_muxes``) read as 0 -- in the flow the mid end's LocalCopyPropagation does
+    not visit that temporary is a local read only there and loses its stores (helper mutz40:
+    ``switch (h.a) { 5: { exit; } } h.c = (h.b == 3) ? 1 : 2;`` writes 0 on BMv2); None where there is
+    none, or it calls anything but a function without out/inout arguments (not followed)."""
+    key = {"assign": "r", "if": "c"}.get(st.get("s"))
+    e = st.get(key) if key else None
+    while isinstance(e, dict) and e.get("op") in _INTO:
+        e = e["a"]
+    if not isinstance(e, dict) or e.get("op") != "cond" or \
+            any(str(d.get("op", "")).startswith("call") and d.get("op") != "call_fn" for d in ir_dicts(e)):
+        return None
+    return dict(st, **{key: ir_replace(st[key], lambda d: _zero(d["t"]) if d is e else None)})
 
 
 def _zero(t) -> dict:

@@ -209,3 +209,17 @@ CASES += [
 """), frames=[(1, H2(3, 4, 5, 6, b=b)) for b in (0, 1)] + [(1, H(9, b)) for b in (0, 1)])
     for name, body in _SELF.items()
 ]
+
+# The mid end's LocalCopyPropagation (past a single-case switch whose case exits) drops the stores of a
+# `?:`'s temporary too -- a local read only in the flow it does not visit -- so the target reads 0.
+_MX = {
+    "plain": "hdr.h.c = (hdr.h.b == 3) ? 16w1 : 16w2;",
+    "function_arm": "hdr.h.c = (hdr.h.b == 3) ? (bit<16>)g(hdr.h.b) : 16w2;",
+    "condition": "if ((hdr.h.b == 3) ? true : hdr.h.a == 4) { hdr.h.c = 1; }",
+}
+CASES += [
+    case(f"mutz40_conditional_expression_past_a_single_case_switch_whose_case_exits_{name}", CAT, program(
+        f"        switch (hdr.h.a) {{ 5: {{ hdr.h.c = 7; exit; }} }}\n        {body}\n        hdr.h.d = (bit<32>)hdr.h.c;\n",
+        top=_FV), frames=[(1, H(4, 3, 9)), (1, H(4, 2, 9)), (1, H(5, 3, 9))])
+    for name, body in _MX.items()
+]
