@@ -218,8 +218,8 @@ _MX = {
     "condition": "if ((hdr.h.b == 3) ? true : hdr.h.a == 4) { hdr.h.c = 1; }",
 }
 CASES += [
-    case(f"mutz40_conditional_expression_past_a_single_case_switch_whose_case_exits_{name}", CAT, program(
-        f"        switch (hdr.h.a) {{ 5: {{ hdr.h.c = 7; exit; }} }}\n        {body}\n        hdr.h.d = (bit<32>)hdr.h.c;\n",
+    case(f"mutz40_conditional_expression_past_a_single_case_switch_whose_case_{end}s_{name}", CAT, program(
+        f"        switch (hdr.h.a) {{ 5: {{ hdr.h.c = 7; {end}; }} }}\n        {body}\n        hdr.h.d = (bit<32>)hdr.h.c;\n",
         top=_FV), frames=[(1, H(4, 3, 9)), (1, H(4, 2, 9)), (1, H(5, 3, 9))])
-    for name, body in _MX.items()
+    for name, body in _MX.items() for end in ("exit", "return")
 ]
