@@ -223,3 +223,17 @@ CASES += [
         top=_FV), frames=[(1, H(4, 3, 9)), (1, H(4, 2, 9)), (1, H(5, 3, 9))])
     for name, body in _MX.items() for end in ("exit", "return")
 ]
+
+# fuzz_mutants --kinds exit_stmt seed 3793 (on fuzz22_single_case_switch_drop_ends_at_next_return): past
+# a single-case switch whose case returns, the mid end drops the statements up to the next `return` with
+# it (the flag it sets included: elab_common.live_prefix); what follows a plain `return` is dead code, which
+# checkmate ran (`h.d = 8` after `h.a = 7; return; switch (..) {..}`).
+CASES.append(case("mutz40_dead_code_after_a_return_dropped_past_a_single_case_switch_whose_case_returns", CAT, program("""
+        if (hdr.h.c == 2) {
+            switch (hdr.h.b) { 5: { return; } }
+            hdr.h.a = 7; return;
+            switch (hdr.h.b) { 6: { return; } }
+            hdr.h.d = 8;
+        }
+        hdr.h.c = hdr.h.c + 16;
+"""), frames=[(1, H(1, b, c, d)) for b in (0, 5, 6) for c in (1, 2) for d in (0, 1)]))
