@@ -17,6 +17,7 @@ from .elab_common import ir_dicts
 from .header_init import has_method_call
 
 _SCALAR = ("bit", "int", "bool")
+_BOOL = ["bool"]
 
 
 def _returns_before_last(x: dict) -> bool:
@@ -109,4 +110,54 @@ def call_copies(st: dict, rec: dict | None, flat: list | None, outer: dict) -> d
             out[path] = (t, val)
         elif q in ghost:
             out[path] = (t, None)
+    return out
+
+
+def call_guard(st: dict, call: dict):
+    """When the call ``call`` (a node of statement ``st``) runs: True where always, else the
+    condition of the ``?:`` arms and ``&&``/``||`` right operands it sits under (p4c's front-end
+    SideEffectOrdering makes each an ``if`` around the inlined call), a conjunction; None where
+    that is not followed: a condition that calls a function, or reads what another call in ``st``
+    may write (evaluated once more before ``st``)."""
+    def walk(e, conds):
+        if e is call:
+            return conds
+        if not isinstance(e, dict):
+            return None
+        if e.get("op") == "cond":
+            for k, c in (("a", e["c"]), ("b", {"op": "un", "o": "!", "a": e["c"], "t": _BOOL})):
+                got = walk(e[k], conds + [c])
+                if got is not None:
+                    return got
+            return walk(e["c"], conds)
+        if e.get("s") == "if":   # (a statement's arms: the same guards)
+            for k, c in (("then", e["c"]), ("else", {"op": "un", "o": "!", "a": e["c"], "t": _BOOL})):
+                for x in e.get(k) or []:
+                    got = walk(x, conds + [c])
+                    if got is not None:
+                        return got
+            return walk(e["c"], conds)
+        if e.get("op") == "bin" and e.get("o") in ("&&", "||"):
+            c = e["a"] if e["o"] == "&&" else {"op": "un", "o": "!", "a": e["a"], "t": _BOOL}
+            got = walk(e["b"], conds + [c])
+            if got is not None:
+                return got
+        for v in e.values():
+            for x in (v if isinstance(v, list) else [v]):
+                if isinstance(x, dict):
+                    got = walk(x, conds)
+                    if got is not None:
+                        return got
+        return None
+    conds = walk(st, [])
+    if not conds:
+        return None if conds is None else True
+    if any(has_method_call(c) or any(d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(c)) for c in conds):
+        return None
+    others = [d for d in ir_dicts(st) if d is not call and d.get("op") in ("call_fn", "call_fn_out")]
+    if any(may_write(o, r) for o in others for c in conds for r in path_reads(c)):
+        return None
+    out = conds[0]
+    for c in conds[1:]:
+        out = {"op": "bin", "o": "&&", "a": out, "b": c, "t": _BOOL}
     return out

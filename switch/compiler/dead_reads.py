@@ -93,6 +93,8 @@ def _store_fate(target: str, rest: list, sub_body=None, span=None):
             continue   # (a local's declaration writes nothing else: fuzz_exprs seed 12077)
         if k == "setvalid":
             continue   # (a validity change reads no field: `hdr.h = {..}` is one, then the fields)
+        if k in ("push_front", "pop_front") and _path(st["st"]) is not None and not _overlap(_path(st["st"]), target):
+            continue   # (its own stack only: fuzz_mutants seed 3793, helper mutz40)
         if k == "if" and not has_method_call(st["c"]) and not any(d.get("op") == "table_hit" for d in ir_dicts(st["c"])) \
                 and not any(_overlap(r, target) for r in path_reads(st["c"], [])):
             # (p4c's def-use goes into both arms: fuzz_mutants seeds 3488 (helper opens4) and 2945
@@ -126,8 +128,26 @@ def drop_dead_indexed_reads(stmts: list, sub_body=None) -> list:
             if target is not None and "[*]" not in target and dead_store(
                     target, flat_blocks(stmts[i + 1:]), sub_body, bit_span(st["l"])):
                 continue
+        if st.get("s") == "if" and _dyn_read(st) and _emptied_if(st, list(flat_blocks(stmts[i + 1:])), sub_body):
+            continue
         out.append(st)
     return out
+
+
+def _emptied_if(st: dict, rest: list, sub_body) -> bool:
+    """Whether p4c's def-use empties ``if`` statement ``st`` -- each arm only stores that it or ``rest``
+    overwrites before a read -- and SimplifyControlFlow then removes it with its condition, which BMv2
+    never evaluates (fuzz_mutants ``--kinds mux_expr`` seed 1528, helper mutz40: ``if ((s[i].x + 1 ==
+    h.b) ? .. : false) { h.b = s[i].x + 1; } .. h.b = 7;`` forwards the packet for i past the end)."""
+    if has_method_call(st["c"]) or any(d.get("op") == "table_hit" for d in ir_dicts(st["c"])):
+        return False
+    for arm in (st["then"], st.get("else")):
+        arm = list(flat_blocks(arm or []))
+        for j, x in enumerate(arm):
+            target = _path(x["l"]) if x.get("s") == "assign" and not has_method_call(x["r"]) else None
+            if target is None or "[*]" in target or not dead_store(target, arm[j + 1:] + rest, sub_body, bit_span(x["l"])):
+                return False
+    return True
 
 
 def _drop_dead_before(stmts: list, tail: list, headers: frozenset = frozenset()) -> list:

@@ -374,13 +374,14 @@ class BlockRules:
         # as one too (elab_common.always_returns)
         from .elab_ctor import _ast_nodes
         self.ctx["exits_return"] = any(n.kind == "return" for n in _ast_nodes(c.body))
-        body = drop_unvisited_locals(self.stmt(c.body, Scope(scope)))
+        body = drop_unvisited_locals(self.stmt(c.body, Scope(scope)), hdr_bytes=lambda t: self.headers[t[1]]["bytes"])
         self.settle_match_kind_stores(locals_ + body)   # (first: the divisions of stores p4c drops go)
         self.refuse_metadata_local_copies(locals_ + body)
         self.check_control_constants(locals_, body)
         self.settle_unbound_calls(body)
         roots = {p["py"] for p in params}
-        propagate_key_copies(body, self.tables, self.actions, lambda p: p.startswith("L.") or p.split(".")[0] in roots)
+        propagate_key_copies(body, self.tables, self.actions, lambda p: p.startswith("L.") or p.split(".")[0] in roots,
+                             self.subcontrol_of)
         self.ctx = saved
         return {"name": prefix, "params": params, "locals": locals_, "body": body}
 

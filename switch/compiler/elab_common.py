@@ -366,6 +366,8 @@ def live_prefix(stmts: list, exits: bool = False) -> list:
             if j < len(stmts):     # it does not end the block: the statements after the next run
                 st = dict(st, returns=False) if st.get("returns") else _unmark(st)
                 out.append(st)
+                if always_returns(stmts[j], exits, front=True):
+                    return out   # (what follows a plain `return` is dead: fuzz_mutants seed 3793, exit_stmt)
                 i, seen = j + 1, True
                 continue
             return out + [st]

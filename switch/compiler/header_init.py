@@ -188,6 +188,9 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
                 # p4c's def-use sees through a branch: a store in it that nothing reads before the
                 # initializer is dead too (fuzz_exprs seed 8114); else its fields count as read
                 used = _live_before(prev, reads, target, st["h"], self_inits, drop, action_body, got[2], control_stores)
+                if used is not None and _emptied(prev, drop):
+                    drop.add(id(prev))   # (gone with its condition's reads: fuzz_mutants seed 1588, mux_expr)
+                    continue
                 if used is None:
                     used = fields_read({"vals": [prev]}, st["h"])
                 if used is None:
@@ -232,6 +235,15 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
             if mentions(prev, target):
                 break
     return _without(stmts, drop) if drop else stmts
+
+
+def _emptied(st: dict, drop: set) -> bool:
+    """Whether ``if`` statement ``st`` is left empty by the stores of ``drop``: p4c's SimplifyControlFlow
+    removes it, a condition without calls with it, and its repeated def-use finds a store that only
+    that condition read dead too (helper mutz40: ``h.b = x; if (h.b == 2) { h.b = 7; } .. h = {h.a, ..};``
+    drops both stores)."""
+    return st.get("s") == "if" and not has_call(st["c"]) and all(
+        id(d) in drop for d in ir_dicts([st["then"], st.get("else")]) if "s" in d and d["s"] != "block")
 
 
 def _plain_path(e) -> str | None:

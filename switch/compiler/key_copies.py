@@ -22,7 +22,7 @@ temporary) marks the key ``temp``, read as the field holds it (the copy's value,
 from __future__ import annotations
 
 from .copy_paths import ir_path, may_write
-from .elab_common import ir_dicts
+from .elab_common import ir_dicts, ir_replace
 
 _TEMP = "temp"
 
@@ -94,6 +94,8 @@ def _step(st: dict, copies: dict, seen: dict, bodies) -> dict:
         cases = st.get("cases") or []
         outs = [_walk(c.get("body") or [], dict(copies), seen, bodies) for c in cases]
         return _join(outs + [copies]) if outs else copies
+    if k == "apply_control":   # (the copies it is applied with: the keys of its body's tables)
+        seen.setdefault(("apply_control", st.get("fn")), []).append((st, dict(copies)))
     for d in ir_dicts(st):   # (a table applied elsewhere in it: not followed)
         if d.get("s") in ("apply", "switch_action") or d.get("op") == "table_hit":
             seen.setdefault(d.get("table"), []).append(None)
@@ -108,17 +110,21 @@ def _step(st: dict, copies: dict, seen: dict, bodies) -> dict:
     return copies
 
 
-def propagate_key_copies(body: list, tables: dict, actions: dict, reachable) -> None:
+def propagate_key_copies(body: list, tables: dict, actions: dict, reachable, subcontrol_of=None,
+                         initial: dict | None = None) -> None:
     """Rewrite the keys of the tables ``body`` applies once (see the module docstring; ``tables``,
     ``actions``: the program's records by name); ``reachable(path)``: whether a table apply can
-    read that path (a parameter's, a control local's)."""
+    read that path (a parameter's, a control local's).  ``subcontrol_of(apply)``: the block of a
+    sub-control apply -- p4c has inlined it, so the copies at an apply (of an instance applied
+    once) reach the keys of the tables its body applies, in its terms (:func:`_into_subcontrol`);
+    ``initial``: the copies at the start of ``body``."""
     def bodies(q: str) -> list:
         return [(actions.get(a["name"]) or {}).get("body") for a in (tables.get(q) or {}).get("actions") or ()] \
             if q in tables else [None]
     seen: dict = {}
-    _walk(body, {}, seen, bodies)
+    _walk(body, dict(initial or {}), seen, bodies)
     for name, snaps in seen.items():
-        t = tables.get(name)
+        t = tables.get(name) if isinstance(name, str) else None
         if t is None or len(snaps) != 1 or snaps[0] is None:
             continue
         for key in t.get("keys") or ():
@@ -131,3 +137,34 @@ def propagate_key_copies(body: list, tables: dict, actions: dict, reachable) -> 
                 key["expr"] = dict(v)
             else:
                 key["temp"] = True
+    for name, snaps in seen.items():
+        blk = subcontrol_of(snaps[0][0]) if subcontrol_of is not None and not isinstance(name, str) else None
+        if blk is None or len(snaps) != 1 or not blk.get("body"):
+            continue
+        inner = _into_subcontrol(snaps[0][0], snaps[0][1])
+        if inner:
+            roots = {q["py"] for q in blk.get("params") or ()}
+            propagate_key_copies(blk["body"], tables, actions, lambda q: q.startswith("L.") or q.split(".")[0] in roots,
+                                 subcontrol_of, inner)
+
+
+def _into_subcontrol(call: dict, copies: dict) -> dict:
+    """The caller's ``copies`` at sub-control apply ``call`` in the body's terms: a path through a
+    struct argument p4c's inliner uses in place (``inout``, a variable) renamed to the parameter; a
+    value read through one likewise, any other (a caller's local, a field of a struct not passed)
+    ``_TEMP`` -- the key reads the field as it holds it (mutz39's open note, helper mutz40)."""
+    ren = {a["e"]["n"]: a["py"] for a in call.get("args") or ()
+           if "py" in a and a["dir"] == "inout" and a["e"].get("op") == "var"
+           and (a["e"].get("t") or [None])[0] == "struct" and not a.get("siblings")}
+
+    def renamed(x):
+        return ir_replace(x, lambda d: dict(d, n=ren[d["n"]]) if d.get("op") == "var" and d.get("n") in ren else None)
+    out = {}
+    for path, v in copies.items():
+        root = path.split(".")[0].split("[")[0]
+        if root not in ren or v is None:
+            continue
+        vp = _path_of(v) if isinstance(v, dict) else None
+        out[ren[root] + path[len(root):]] = renamed(v) if vp is not None and vp.split(".")[0].split("[")[0] in ren \
+            else (None if vp is None and v != _TEMP else _TEMP)
+    return out

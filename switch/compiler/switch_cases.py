@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from .elab_common import ir_dicts
+from .call_copies import call_guard
+from .copy_paths import ir_path, may_write, overlap, path_reads
+from .elab_common import ir_dicts, ir_replace
 from .header_init import has_method_call
-from .predication import dismantle_muxes
+from .predication import _INTO, dismantle_muxes
 
 
 def unused_by_dead_cases(actions: dict, cases: list, v) -> dict:
@@ -39,7 +41,7 @@ def _var_reads(x, out: set) -> set:
 
 
 def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = None, tables: dict | None = None,
-                          prefix: str = "") -> list:
+                          prefix: str = "", hdr_bytes=None) -> list:
     """After a single-case switch whose case ends in ``exit`` p4c 1.2.4.8's LocalCopyPropagation
     takes the flow as unreachable (nothing to merge with the case's) and does not visit what
     follows up to the next join (the end of an ``if`` or ``switch`` around it): reads there do not
@@ -58,7 +60,9 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     only those go: the front end's drop, made before the copies are propagated (elab_statements);
     for the front end (before RemoveReturns) a case that returns ends the flow too, and with
     ``actions``/``tables`` (the program's records; ``prefix``: the control's actions' prefix) the
-    actions only that flow calls lose their locals' stores (:func:`drop_unvisited_action_locals`)."""
+    actions only that flow calls lose their locals' stores (:func:`drop_unvisited_action_locals`).
+    With ``lcp`` a function called there as a statement copies back what it never assigned
+    (:func:`_uninitialized_copy_backs`; ``hdr_bytes(t)``: a header type's size)."""
     live: set = set()
     unvisited: list = []
     last_read: dict = {}   # local -> the position (walk order) of its last visited read
@@ -70,13 +74,21 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
             live.add(n)
             last_read[n] = pos
 
+    tails: list = []       # (statement list, first unvisited index): the field stores' scan (_overwritten)
+    sites: list = []       # (an unvisited table apply or action call, the statements after it)
+
     def walk(sts, visited: bool) -> bool:
-        for st in sts:
+        if not visited:
+            tails.append((sts, 0))
+        for i, st in enumerate(sts):
             k = st.get("s")
+            was = visited
             count[0] += 1
             pos = count[0]
             if not visited:
                 unvisited.append(st)
+                if k in ("apply", "call_action"):
+                    sites.append((st, sts[i + 1:]))
                 if k == "assign" and st["l"].get("op") == "var" and not has_method_call(st["r"]):
                     late.append((pos, st))
             if k == "block":
@@ -101,14 +113,17 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
                     reads(st.get("init"), pos)
                 else:
                     reads({kk: v for kk, v in st.items() if kk != "p4info_rest"}, pos)
+            if was and not visited:
+                tails.append((sts, i + 1))
         return visited
     walk(body, True)
     if not unvisited:
         return body
     if actions is not None and tables is not None:
-        drop_unvisited_action_locals(body, unvisited, actions, tables, prefix)
+        drop_unvisited_action_locals(body, unvisited, actions, tables, prefix, sites)
+    overwritten = set() if lcp else {id(st) for lst, i in tails for st in overwritten_field_stores(lst, i)}
     decls = {d["n"] for d in ir_dicts(body) if d.get("s") == "decl" and not str(d.get("n", "")).startswith("L.")}
-    gone = {id(st) for pos, st in late if st["l"]["n"] in decls and last_read.get(st["l"]["n"], -1) < pos}
+    gone = {id(st) for pos, st in late if st["l"]["n"] in decls and last_read.get(st["l"]["n"], -1) < pos} | overwritten
     read_anywhere = _var_reads(unvisited, set())
     dead = {n for n in decls - live if n in read_anywhere} if lcp else set()
     for d in ir_dicts(body):
@@ -116,7 +131,13 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
                 or (d.get("s") == "decl" and d.get("n") in dead and d.get("init") is not None
                     and has_method_call(d["init"])):
             dead.discard(d.get("n") or d["l"]["n"])
-    if not dead and not gone:
+    repl: dict = {}
+    for st in unvisited if lcp and hdr_bytes is not None else ():
+        zeroed = _zeroed_mux(st)
+        got = _uninitialized_copy_backs(zeroed or st, hdr_bytes)
+        if got is not None or zeroed is not None:
+            repl[id(st)] = got if got is not None else ([], zeroed)
+    if not dead and not gone and not repl:
         return body
 
     def strip(sts):
@@ -124,6 +145,11 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
         for st in sts:
             if st.get("s") == "assign" and st["l"].get("op") == "var" and st["l"]["n"] in dead or id(st) in gone:
                 continue
+            if id(st) in repl:
+                out.extend(repl[id(st)][0])
+                st = repl[id(st)][1]
+                if st is None:
+                    continue
             if st.get("s") == "decl" and st.get("n") in dead:
                 st = dict(st, init=None)
             for key in ("body", "then", "else"):
@@ -136,6 +162,77 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     return strip(body)
 
 
+def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
+    """A function called in the flow the mid end's LocalCopyPropagation does not visit (past a
+    single-case switch whose case exits): p4c has inlined it (``p_0 = arg; ..body..; arg = p_0;``,
+    its value ``tmp = retval``) and its variables, locals read only there, lose their stores, so
+    each out/inout argument is given the uninitialized variable -- 0, ``false``, an invalid header
+    (BMv2's assign_header from it: the header invalid, its fields kept) -- and its value is 0
+    (fuzz_mutants ``--kinds exit_stmt`` seed 3374, helper mutz40: ``switch (h.a) { 5: { exit; } }
+    f(hdr.h2, c);`` with ``f(inout h_t x, in bool c)`` leaves h2 invalid on BMv2; ``h.c =
+    (bit<16>)g(h.b);`` writes 0).  Returns (the copy-backs, ``st`` with the calls' values put in, or
+    None for a call statement); None where an argument is of another type or not a fixed path, a
+    call sits under a ``?:``, ``&&``, ``||`` or in another call, or the statement reads an out/inout
+    argument elsewhere."""
+    if st.get("s") == "call_fn":
+        calls, key = [st], None
+    else:
+        key = {"assign": "r", "decl": "init", "if": "c", "switch_value": "e"}.get(st.get("s"))
+        calls = [d for d in ir_dicts(st.get(key)) if d.get("op") in ("call_fn", "call_fn_out")] if key else []
+    if not calls:
+        return None
+    pre, outs = [], []
+    for call in calls:
+        if (key is not None and call_guard(st[key], call) is not True) or any(
+                d is not call and d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(call)):
+            return None
+        for a in call["args"] if call.get("s") == "call_fn" or call.get("op") == "call_fn_out" else ():
+            if has_method_call(a.get("e")):
+                return None
+            if a.get("dir") not in ("out", "inout"):
+                continue
+            lv, t = a["e"], a["e"].get("t") or [None]
+            path = ir_path(lv)
+            if path is None or "[*]" in path or lv.get("op") == "slice":
+                return None
+            outs.append(path)
+            if t[0] in ("bit", "int", "bool"):
+                pre.append({"s": "assign", "l": lv, "r": _zero(t)})
+            elif t[0] == "header" and not a.get("siblings"):
+                pre.append({"s": "setvalid", "h": lv, "v": False, "siblings": [], "bytes": hdr_bytes(t)})
+            else:
+                return None
+        if key is not None and (call.get("t") or [None])[0] not in ("bit", "int", "bool"):
+            return None
+    if key is None:
+        return pre, None
+    rest = ir_replace(st[key], lambda d: _zero(d["t"]) if any(d is c for c in calls) else None)
+    if any(overlap(r, p) for r in path_reads(rest) for p in outs):
+        return None
+    return pre, dict(st, **{key: rest})
+
+
+def _zeroed_mux(st: dict) -> dict | None:
+    """``st`` with the ``?:`` p4c's SideEffectOrdering makes an ``if`` assigning a temporary (an
+    assignment's right-hand side, an ``if`` condition, through casts, unary operations, slices:
+    ``predication.dismantle_muxes``) read as 0 -- in the flow the mid end's LocalCopyPropagation does
+    not visit that temporary is a local read only there and loses its stores (helper mutz40:
+    ``switch (h.a) { 5: { exit; } } h.c = (h.b == 3) ? 1 : 2;`` writes 0 on BMv2); None where there is
+    none, or it calls anything but a function without out/inout arguments (not followed)."""
+    key = {"assign": "r", "if": "c"}.get(st.get("s"))
+    e = st.get(key) if key else None
+    while isinstance(e, dict) and e.get("op") in _INTO:
+        e = e["a"]
+    if not isinstance(e, dict) or e.get("op") != "cond" or \
+            any(str(d.get("op", "")).startswith("call") and d.get("op") != "call_fn" for d in ir_dicts(e)):
+        return None
+    return dict(st, **{key: ir_replace(st[key], lambda d: _zero(d["t"]) if d is e else None)})
+
+
+def _zero(t) -> dict:
+    return {"op": "const", "v": False if t[0] == "bool" else 0, "t": t}
+
+
 def _called(d: dict, tables: dict) -> list:
     if d.get("s") == "call_action":
         return [d["action"]]
@@ -144,7 +241,8 @@ def _called(d: dict, tables: dict) -> list:
     return []
 
 
-def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tables: dict, prefix: str) -> None:
+def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tables: dict, prefix: str,
+                                 sites: list = ()) -> None:
     """The actions of this control that only the flow p4c's front-end SimplifyDefUse does not visit
     calls (``unvisited``: its statements, see :func:`drop_unvisited_locals`) lose every store to
     their locals -- control locals after MoveDeclarations, whose reads there use no store -- and
@@ -152,7 +250,9 @@ def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tab
     (``predication.dismantle_muxes``), unassigned: BMv2 reads them as 0 (fuzz_mutants ``--kinds
     mux_expr`` seed 195, helper mutz39: ``switch (h.b) { 5: { return; } } t2.apply();`` with t2's
     ``a0() { h.b = (h.b != 1) ? 0x11 : h.b; }`` writes h.b = 0).  An action whose local is written
-    by a call is left alone."""
+    by a call is left alone.  Their field stores that the rest of the body, or else what follows
+    every call of it there (``sites``: (call, the statements after it)), overwrites go too
+    (:func:`overwritten_field_stores`)."""
     uv = {id(d) for d in ir_dicts(unvisited)}
     there, elsewhere = set(), set()
     for d in ir_dicts(body):
@@ -162,6 +262,12 @@ def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tab
         if rec is None or not q.startswith(prefix + ".") or not rec.get("body"):
             continue
         new = dismantle_muxes(rec["body"], SimpleNamespace(fresh=0))
+        calls = [d for d in ir_dicts(unvisited) if q in _called(d, tables)]
+        after = [rest for st, rest in sites if any(st is d for d in calls)]
+        fields = {id(st) for st in overwritten_field_stores(new, 0, after if len(after) == len(calls) else None)}
+        if fields:   # (fuzz_mutants --kinds action_if seed 3550)
+            new = _strip(new, fields)
+            rec["body"] = new
         locs = {d["n"] for d in ir_dicts(new) if d.get("s") == "decl"}
         if not locs:
             continue
@@ -176,18 +282,76 @@ def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tab
                 d.get("s") not in (None, "assign", "decl", "if", "block") and _var_reads(d, set()) & locs
                 for d in ir_dicts(new)):
             continue
-        gone = {id(d) for d in stores}
+        rec["body"] = _strip(new, {id(d) for d in stores}, inits=True)
 
-        def strip(sts: list) -> list:
-            out = []
-            for st in sts:
-                if id(st) in gone:
-                    continue
-                if st.get("s") == "decl" and st.get("init") is not None:
-                    st = dict(st, init=None)
-                for key in ("body", "then", "else"):
-                    if isinstance(st.get(key), list):
-                        st = dict(st, **{key: strip(st[key])})
-                out.append(st)
-            return out
-        rec["body"] = strip(new)
+
+def _strip(sts: list, gone: set, inits: bool = False) -> list:
+    """``sts`` without the statements whose ids are in ``gone`` (nested lists too); ``inits``: the
+    declarations' initializers go as well."""
+    out = []
+    for st in sts:
+        if id(st) in gone:
+            continue
+        if inits and st.get("s") == "decl" and st.get("init") is not None:
+            st = dict(st, init=None)
+        for key in ("body", "then", "else"):
+            if isinstance(st.get(key), list):
+                st = dict(st, **{key: _strip(st[key], gone, inits)})
+        out.append(st)
+    return out
+
+
+def overwritten_field_stores(sts: list, start: int, after: list | None = None) -> list:
+    """The stores to a header or metadata field in ``sts[start:]`` -- a statement list of the flow
+    p4c's front-end SimplifyDefUse does not visit (:func:`drop_unvisited_locals`), or the body of an
+    action only that flow calls -- that a later assignment of the same field (or of a slice of it:
+    the pass's locations are whole fields) overwrites on every path: a read there uses no store, so
+    only the end of the control keeps a store live, and p4c drops these (fuzz_mutants ``--kinds
+    action_if`` seed 3550, helper mutz40: ``switch (h.b) { 5: { return; } } t2.apply();`` with t2's
+    ``a0() { if (h.b == 0) { h.b = 0x11; h.b = h.b + 2; } else { h.b = 0x11; } }`` sends h.b = 2 where
+    h.b was 0; ``h.c = 1; h.d = (bit<32>)h.c; h.c = h.c + 1;`` there drops ``h.c = 1`` too).  The
+    scan follows the list and the ``if`` statements in it (both arms overwriting, or neither
+    writing); anything else that may write the field, an ``exit`` or ``return``, or the end of the
+    list keeps the store (the flow after it is not followed) -- but for ``after``, the statement
+    lists that follow the list's end (each call of an action body: all of them must overwrite).
+    ``h.c = 1;`` in t2's action, ``t2.apply(); h.c = h.c + 1;`` there drops it too."""
+    out = []
+    sts, start = _unblocked(sts[start:]), 0   # (plain blocks opened: the body of an action is one)
+    for i in range(start, len(sts)):
+        st = sts[i]
+        if st.get("s") != "assign" or has_method_call(st["r"]) or st["l"].get("op") == "slice":
+            continue
+        path = ir_path(st["l"])
+        if path is None or "[*]" in path or ("." not in path and "[" not in path):
+            continue
+        if _overwritten(sts[i + 1:], path, after):
+            out.append(st)
+    for st in sts:
+        for key in ("then", "else", "body"):
+            if isinstance(st.get(key), list):
+                out += overwritten_field_stores(st[key], 0)
+    return out
+
+
+def _unblocked(sts: list) -> list:
+    return [y for x in sts for y in (_unblocked(x["body"]) if x.get("s") == "block" else [x])]
+
+
+def _overwritten(sts: list, path: str, after: list | None = None) -> bool:
+    for j, x in enumerate(sts):
+        k = x.get("s")
+        if k == "assign":
+            lv = x["l"]["a"] if x["l"].get("op") == "slice" else x["l"]
+            if ir_path(lv) == path:
+                return True
+        if k == "block":
+            return _overwritten(x["body"] + sts[j + 1:], path, after)
+        if any(d.get("s") in ("exit", "return") for d in ir_dicts(x)):
+            return False
+        if k == "if" and may_write(x, path):
+            if not (_overwritten(x["then"] or [], path) and _overwritten(x["else"] or [], path)):
+                return False
+            return True
+        if k != "if" and may_write(x, path):
+            return False
+    return bool(after) and all(_overwritten(rest, path) for rest in after)

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import copy
 
-from .call_copies import call_copies
+from .call_copies import call_copies, call_guard
 from .elab_common import has_call, ir_dicts, ir_replace
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
 from .dead_reads import drop_dead_field_stores
@@ -455,7 +455,7 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             if val.get("op") == "whole":
                 continue
             if may_write(st, path) or any(may_write(st, r) for r in path_reads(val)):
-                out.extend(_copy_in(st, path, val))
+                out.extend(_copy_in(st, path, val, copies))
                 if st.get("s") == "assign" and _names(st["r"], path) and not _init_kills(st, path, val):
                     st = dict(st, r=put_path(st["r"], path, val))
                 del copies[path]
@@ -465,19 +465,30 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
     return out
 
 
-def _copy_in(st: dict, path: str, val: dict) -> list:
+def _copy_in(st: dict, path: str, val: dict, copies: dict) -> list:
     """A function called by statement ``st`` or inside its value with ``path`` as an ``inout`` argument:
     p4c has inlined it, its copy-in reads the copy, the copy-back writes the path -- here the
-    path is given the copy's value first (``[path = val]``; fuzz_exprs seed 18175).  Only where
-    the call surely runs (no ``?:``, ``&&``, ``||`` in ``st``); else nothing."""
-    if any(d.get("op") == "cond" or d.get("o") in ("&&", "||") for d in ir_dicts(st)):
-        return []
+    path is given the copy's value first (``[path = val]``; fuzz_exprs seed 18175).  Under a ``?:``
+    arm or the right operand of ``&&``/``||`` (SideEffectOrdering's ``if`` around the inlined call)
+    only where that operand runs: ``[if (guard) { path = val; }]``, the guard read with ``copies``
+    put in (:func:`.call_copies.call_guard`; helper mutz40: ``switch (h.a) { 7: { m = 3; } } h.d =
+    (h.b == 0) ? (bit<32>)tk(m) : 9;`` writes 4 where h.b is 0 on BMv2); nothing where the guard
+    calls a function or another call may write what it reads."""
+    lv, guards = None, []
     for d in ir_dicts(st):
         if (d.get("op") == "call_fn_out" or d.get("s") == "call_fn") and any(a.get("dir") == "inout" and ir_path(a["e"]) == path
                                                  and a["e"].get("op") in _PATH_OPS for a in d["args"]):
             lv = next(a["e"] for a in d["args"] if a.get("dir") == "inout" and ir_path(a["e"]) == path)
-            return [{"s": "assign", "l": dict(lv), "r": dict(val)}]
-    return []
+            guards.append(call_guard(st, d))
+    if lv is None or None in guards:
+        return []
+    copy = {"s": "assign", "l": dict(lv), "r": dict(val)}
+    if True in guards:
+        return [copy]
+    guard = guards[0]
+    for g in guards[1:]:   # (`c ? tk(m) : tk(m) + 1`: either arm)
+        guard = {"op": "bin", "o": "||", "a": guard, "b": g, "t": ["bool"]}
+    return [{"s": "if", "c": _put_all(guard, copies), "then": [copy], "else": []}]
 
 
 def _past_call(copies: dict, body: list | None) -> None:

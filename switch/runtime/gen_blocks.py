@@ -309,12 +309,14 @@ class BlockGen:
             if not has_default:
                 # BMv2 wins over the spec's error.NoMatch: p4c's BMv2 JSON has no reject
                 # transition, so a select with no matching case and no default ends the
-                # parse in accept with parser_error unchanged.
+                # parse in accept with parser_error unchanged -- the whole parse, in a
+                # sub-parser too (p4c inlines it: its null next state is the caller's), as a
+                # `transition reject` does (fuzz_mutants seed 3304, helper mutz40)
                 if first:
-                    self.emit(ind, f"st = {num['accept']}")
+                    self.emit(ind, f"st = {num['reject']}")
                 else:
                     self.emit(ind, "else:")
-                    self.emit(ind + 1, f"st = {num['accept']}")
+                    self.emit(ind + 1, f"st = {num['reject']}")
 
     def select_table(self, ind: int, keys: list, cases: list, num: dict) -> None:
         """A select with very many cases (p4c expands a range in a tuple into thousands of
@@ -323,7 +325,7 @@ class BlockGen:
         key: 0 value a, 1 masked (key & b == a), 2 range a..b, 3 any, 4 value set ``_vs[a]``
         matching ``_vk[b]`` (the key, or for a struct value set the keys it spans concatenated;
         the rows stay a constant the loop does not rebuild)."""
-        rows, fallback = [], num["accept"]   # no case matching and no default: accept (BMv2)
+        rows, fallback = [], num["reject"]   # no case matching and no default: the parse ends (BMv2)
         vsets: list = []   # [(obj, key expression)]
         for c in cases:
             row = []

@@ -19,11 +19,17 @@ from seed_tests import fuzz_seed_tests
 # mutz36's kinds (`--kinds action_if,stack_op,union_op`) 2321 a sub-control's temporary kept across applies;
 # mutz37, with those kinds: 2955 an action's ?: dismantled before Predication, 2981 a body store kept only by
 # an if its def-use emptied; mutz39, with `--kinds mux_expr`: 159 a ?: temporary copied into a table key,
-# 251 a parser store under an `if` (a ?: condition) dropped by the def-use
-SEEDS = [1, 2, 3, 4, 5, 86, 91, 97, 310, 711, 804, 1229, 1528, 1756, 2240, 1845, 2471, 2321, 2955, 2981, 159, 251]
+# 251 a parser store under an `if` (a ?: condition) dropped by the def-use; mutz40: 3304 a sub-parser's select
+# without a match ending the parse, with `--kinds action_if` 3550 a field store past a returning switch case
+# in an action, with mutz35's kinds 3374 a function's parameter copied back past an exiting switch case,
+# with mutz36's kinds 3793 a dead store across a pop_front of another stack, with `mux_expr` 1528 an emptied `if`
+# reading a stack past the end, 1588 a store read only by an emptied `if` before a self-reading initializer
+SEEDS = [1, 2, 3, 4, 5, 86, 91, 97, 310, 711, 804, 1229, 1528, 1756, 2240, 1845, 2471, 2321, 2955, 2981, 159, 251,
+         3304, 3550, 3374, 3793, 1528, 1588]
 _KIND_SEEDS = {1845: "cast_slice,exit_stmt,switch_wrap", 2321: "action_if,stack_op,union_op",
                2955: "action_if,stack_op,union_op", 2981: "action_if,stack_op,union_op",
-               159: "mux_expr", 251: "mux_expr"}
+               159: "mux_expr", 251: "mux_expr", 3550: "action_if", 3374: "cast_slice,exit_stmt,switch_wrap",
+               3793: "action_if,stack_op,union_op", 1528: "mux_expr", 1588: "mux_expr"}
 
 
 def _mutant(seed: int):
