@@ -11,7 +11,6 @@ P4Runtime and dies (SIGSEGV) on the first packet that runs the action
 at a run-time index (below)."""
 from __future__ import annotations
 
-import pytest
 
 import test_load_refused as base
 from p4c_helpers import program
@@ -102,24 +101,4 @@ LOADED.update({
 DIES: dict = {}
 
 
-@pytest.fixture(autouse=True)
-def _these_programs(monkeypatch):
-    """test_load_refused's test functions, run on this module's programs."""
-    monkeypatch.setattr(base, "REFUSED", REFUSED)
-    monkeypatch.setattr(base, "LOADED", LOADED)
-    monkeypatch.setattr(base, "DIES", DIES)
-
-
-@pytest.mark.parametrize("name", sorted(REFUSED))
-def test_compiled_and_the_build_refused(name):
-    base.test_compiled_and_the_build_refused(name)
-
-
-@pytest.mark.parametrize("name", sorted(LOADED))
-def test_compiled_and_loaded(name):
-    base.test_compiled_and_loaded(name)
-
-
-@pytest.mark.parametrize("name", sorted(REFUSED) + sorted(LOADED))
-def test_bmv2_decides(name, tmp_path):
-    base.test_bmv2_decides(name, tmp_path)
+globals().update(base.load_refusal_tests(REFUSED, LOADED, DIES))
