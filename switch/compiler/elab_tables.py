@@ -740,7 +740,7 @@ class TableRules:
                                 f"({len(ks)} keys, the table has {total} with its selector keys)")
             sets.append([ks[i] for i in dropped_at])
         if any(k.kind not in ("default", "dontcare") for ks in sets for k in ks):
-            raise E(key_loc, f"table {q}: a const entry of a table with a selector key but no action_selector "
+            raise E(key_loc, f"table {q}: an entry of a table with a selector key but no action_selector "
                              "(p4c: selector: match type not supported by P4Runtime serializer)")
         raise E(sets[0][0].loc, f"table {q}: unknown key match type 'selector' for key DefaultExpression (p4c)")
 
