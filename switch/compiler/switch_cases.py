@@ -170,10 +170,15 @@ def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
     (BMv2's assign_header from it: the header invalid, its fields kept) -- and its value is 0
     (fuzz_mutants ``--kinds exit_stmt`` seed 3374, helper mutz40: ``switch (h.a) { 5: { exit; } }
     f(hdr.h2, c);`` with ``f(inout h_t x, in bool c)`` leaves h2 invalid on BMv2; ``h.c =
-    (bit<16>)g(h.b);`` writes 0).  Returns (the copy-backs, ``st`` with the calls' values put in, or
-    None for a call statement); None where an argument is of another type or not a fixed path, a
-    call sits under a ``?:``, ``&&``, ``||`` or in another call, or the statement reads an out/inout
-    argument elsewhere."""
+    (bit<16>)g(h.b);`` writes 0).  Every temporary SideEffectOrdering makes of that statement is such
+    a local: each ``?:`` (calling or not), and each binary operation (``&&``/``||`` too) over a call,
+    reads 0 or ``false`` -- unary operations, casts and slices stay around it (helper mutz41: ``h.c =
+    (bit<16>)g(h.b) + (c ? 1 : 2);`` writes 0, ``if (h.b == 3 || g(h.b) == 4)`` is false, ``h.c =
+    ~(bit<16>)g(h.b);`` writes 0xffff; p4c's ``--top4`` dumps of SideEffectOrdering and the mid end).
+    Returns (the copy-backs, ``st`` with those values put in, or None for a call statement); None where
+    an argument is of another type or not a fixed path, a call with an out/inout argument sits under
+    a ``?:``, ``&&`` or ``||``, a call is in another call, or the statement reads an out/inout argument
+    elsewhere."""
     if st.get("s") == "call_fn":
         calls, key = [st], None
     else:
@@ -183,7 +188,8 @@ def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
         return None
     pre, outs = [], []
     for call in calls:
-        if (key is not None and call_guard(st[key], call) is not True) or any(
+        guarded = key is not None and call_guard(st[key], call) is not True
+        if guarded and any(a.get("dir") in ("out", "inout") for a in call.get("args") or ()) or any(
                 d is not call and d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(call)):
             return None
         for a in call["args"] if call.get("s") == "call_fn" or call.get("op") == "call_fn_out" else ():
@@ -206,7 +212,13 @@ def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
             return None
     if key is None:
         return pre, None
-    rest = ir_replace(st[key], lambda d: _zero(d["t"]) if any(d is c for c in calls) else None)
+    def temp(d):   # SideEffectOrdering's temporaries: each call, ?:, and binary operation over a call
+        e = d["a"] if d.get("op") == "un" and d.get("o") == "!" and (d["a"].get("o") in ("==", "!=")) else d
+        if any(e is c for c in calls) or e.get("op") == "cond" or e.get("op") == "bin" and any(
+                x is c for x in ir_dicts(e) for c in calls):   # (the front end made `!(a == b)` one `!=`)
+            return _zero(d["t"])
+        return None
+    rest = ir_replace(st[key], temp)
     if any(overlap(r, p) for r in path_reads(rest) for p in outs):
         return None
     return pre, dict(st, **{key: rest})
