@@ -425,7 +425,7 @@ class ConstIndexRules(SubDivisionRules):
     def _check_indexes(self, node, env: dict) -> None:
         if env and (stores := self.__dict__.get("element_stores")):   # (elab_load_refusals.note_element_store)
             for n in ir_dicts(node):
-                if id(n) in stores and stores[id(n)][0] is n and self.fold(_subst(n["i"], env)) is not None:
+                if id(n) in stores and stores[id(n)][3] is n and self.fold(_subst(stores[id(n)][0]["i"], env)) is not None:
                     del stores[id(n)]   # (p4c propagates a constant into the index: a plain assign_header)
         if env and self.__dict__.get("const_dry_depth"):
             self._fold_sub_divisions(node, env)

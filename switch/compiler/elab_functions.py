@@ -92,6 +92,7 @@ class FunctionRules:
         rec["body"] = self.param_union_copies(self.stmt(d.body, fscope), params)  # (not visible yet: no recursion)
         self.settle_match_kind_stores(rec["body"])
         self.flush_divisions(parser=False)   # (after the stores p4c drops)
+        self.__dict__.setdefault("fn_element_stores", {})[rec["py"]] = self.ctx.get("element_stores") or []   # (note_call_element_stores)
         self.ctx = saved
         if first is not None:
             overloads.setdefault(d.name, [first]).append(rec)

@@ -46,7 +46,7 @@ The ones of earlier rounds (an unknown hash algorithm, a user match_kind, duplic
 labels, negative action data) call :meth:`load_refusal` where they are elaborated."""
 from __future__ import annotations
 
-from .elab_common import BOOL, E, expr_text
+from .elab_common import BOOL, E, expr_text, ir_replace
 from .table_keys import bmv2_key_shape, runtime_index_key
 
 BMV2_ASSERT = "simple_switch dies loading p4c's JSON: Assertion `0 && \"Invalid expression type\"' failed"
@@ -207,7 +207,7 @@ class LoadRefusalRules:
                                    f"metadata type {mt[1]}) survives ({hit[1]}): No field 'userMetadata.{hit[2]}' "
                                    f"can be found in header type '{mt[1]}' (simple_switch refuses p4c's JSON)")
 
-    def note_element_store(self, lv: dict, loc) -> None:
+    def note_element_store(self, lv: dict, loc, anchor: dict | None = None) -> None:
         """A whole header stored into a stack element at a run-time index (``hs[i] = x``, or the
         copy-back of an ``out``/``inout`` argument ``hs[i]`` of an action or function): p4c writes an
         ``assign_header`` whose destination is a ``dereference_header_stack`` expression, which
@@ -217,17 +217,34 @@ class LoadRefusalRules:
         when const_index's walk folds the index, refused by :meth:`flush_element_stores` (helper
         opens6).  A header initializer (``hs[i] = {..}``), a read (``x = hs[i]``, an ``in``
         argument) and a sub-control's argument load."""
-        if self.ctx is None or self.ctx.get("kind") not in ("control", "parser") or lv.get("op") != "stack_idx" \
-                or lv["i"].get("op") == "const" or self.fold(lv["i"]) is not None:
+        if self.ctx is None or lv.get("op") != "stack_idx" or lv["i"].get("op") == "const" or self.fold(lv["i"]) is not None:
             return
-        self.__dict__.setdefault("element_stores", {})[id(lv)] = (lv, loc, dict(self.ctx))
+        if self.ctx.get("kind") == "function":   # (each call notes it: note_call_element_stores)
+            self.ctx.setdefault("element_stores", []).append((lv, loc))
+        elif self.ctx.get("kind") in ("control", "parser"):   # (``anchor``: the IR const_index's walk finds)
+            self.__dict__.setdefault("element_stores", {})[id(anchor or lv)] = (lv, loc, dict(self.ctx), anchor or lv)
+
+    def note_call_element_stores(self, f: dict, args: list, anchor: dict | None = None) -> None:
+        """The element stores at a run-time index in the body of function ``f`` (a record; its
+        ``element_stores``, :meth:`note_element_store` in its body), noted for this call of it (``args``:
+        the argument values of its ``in`` and directionless parameters, None for the others): p4c
+        inlines the function, its parameters become variables holding the arguments, and the store is
+        the caller's ``assign_header`` into a ``dereference_header_stack`` -- simple_switch refuses it
+        (helper mutz41: ``void f(inout headers q) { q.hs[q.h.a & 1] = q.h; }`` called; ``s[i] = v`` with
+        ``i`` an ``in`` parameter) -- unless a constant argument makes the index constant (``f(hdr,
+        1)`` loads, and ``m.x = 1; f(hdr, m.x);``: const_index's walk folds it at ``anchor``, a dict of
+        the call's IR).  Within another function's body the store goes to that function's."""
+        given = {p["py"]: a for p, a in zip(f.get("params") or (), args) if a is not None}
+        for lv, loc in self.__dict__.get("fn_element_stores", {}).get(f["py"]) or ():
+            i = ir_replace(lv["i"], lambda d: given.get(d.get("n")) if d.get("op") == "var" else None)
+            self.note_element_store(dict(lv, i=i), loc, anchor)
 
     def flush_element_stores(self, parser: bool = False) -> None:
         """Refuse the noted element stores of the control just elaborated (``parser``: of the parsers)
         whose index stayed unknown."""
         stores = self.__dict__.get("element_stores") or {}
         block = (self.ctx or {}).get("block")
-        for k, (lv, loc, ctx) in list(stores.items()):
+        for k, (lv, loc, ctx, _) in list(stores.items()):
             if (ctx.get("kind") == "parser") != parser or not parser and ctx.get("block") != block:
                 continue
             del stores[k]

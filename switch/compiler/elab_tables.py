@@ -343,6 +343,8 @@ class TableRules(EntryRules):
                         raise E(arg.loc, f"bound argument for {p['name']} has type {tstr(lt)}, "
                                          f"expected {tstr(p['t'])}")
                     bound.append({"dir": p["dir"], "e": lv})
+                    if lt[0] == "header":   # (copied back: elab_load_refusals.note_element_store)
+                        self.note_element_store(lv, arg.loc)
                     if sib := self.union_siblings(lv):   # copied back into a union member
                         bound[-1]["siblings"] = sib
                 else:
