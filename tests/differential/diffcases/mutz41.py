@@ -55,3 +55,35 @@ CASES += [
         top=_FV), frames=[(1, H(4, 3, 9)), (1, H(4, 2, 9)), (1, H(5, 3, 9))])
     for name, body in _FVC.items() for end in ("exit", "return")
 ]
+
+from .fuzz22 import _STK_PARSER  # noqa: E402
+
+# opens6's open item: in an action, a call inside an out/inout argument's index, or a member of a call's
+# value -- p4c's SideEffectOrdering puts a run-time index of an argument in a temporary before the call,
+# so the copy-back writes the element the copy-in read; checkmate-switch evaluated the index again at the
+# copy-back (after the index's call ran twice, or an earlier argument's copy-back changed what it reads),
+# in an action and in a control alike (switch/runtime/gen_statements.py: StatementGen.fixed_indices).
+# The member cases agreed before (guards).
+_AF = ("bit<2> gi(inout bit<8> c) { c = c + 1; return c[1:0]; }\n"
+       "bit<2> g(in bit<8> c) { return c[1:0]; }\n"
+       "void f(inout bit<8> p, in bit<8> q) { p = p + q; }\n"
+       "void fw(inout bit<8> i, inout bit<8> p) { i = i + 1; p = p + 5; }\n"
+       "struct sv_t { bit<8> a; bit<8> b; }\n"
+       "sv_t gs(inout bit<8> c) { c = c + 1; sv_t r = { c, c + 3 }; return r; }\n")
+_AC = {
+    "inout_index": "f(hdr.s[gi(hdr.h.b)].x, hdr.h.b);",
+    "in_index": "f(hdr.s[g(hdr.h.b)].x, hdr.h.b);",
+    "index_call_writes_the_other_argument": "f(hdr.s[gi(hdr.h.a)].x, hdr.h.a);",
+    "index_written_by_an_earlier_copy_back": "fw(hdr.h.b, hdr.s[hdr.h.b[1:0]].x);",
+    "member_of_a_call_value": "hdr.h.c = (bit<16>)gs(hdr.h.b).b;",
+    "member_of_a_call_value_in_an_index": "hdr.s[gs(hdr.h.b).a[1:0]].x = 7;",
+    "member_of_a_call_value_as_an_argument": "f(hdr.h.a, gs(hdr.h.b).b);",
+}
+CASES += [
+    case(f"mutz41_call_in_an_action_{name}_{where}", "stacks", program(
+        "        a();\n" if where == "in_an_action" else f"        {body}\n",
+        ingress_decls=f"    action a() {{ {body} }}\n", top=_AF, headers="header e_t { bit<8> x; }\n", fields="    e_t[3] s;\n", parser=_STK_PARSER,
+        deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.h); pkt.emit(hdr.s);\n"),
+        frames=[(1, H(a, b, 0x2233, 2) + bytes([0x10, 0x20, 0x30])) for a in (0, 1) for b in (0, 1)])
+    for name, body in _AC.items() for where in ("in_an_action", "in_the_control")
+]
