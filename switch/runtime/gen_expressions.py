@@ -98,12 +98,14 @@ class ExpressionGen:
             # outs back (walrus/setattr keep it one expression, so && and ?: still
             # short-circuit), then yield the return value
             r = self.fresh("r")
-            args = []
+            args, pinned = [], []
             for arg in e["args"]:
-                if arg["dir"] == "out":
-                    args.append(self.default(arg["t"]))
-                else:
-                    args.append(self.copy_in(arg["e"], arg["t"]))
+                lv, pins = self.pinned_indices(arg["e"]) if arg["dir"] in ("out", "inout") else (arg["e"], [])
+                arg = dict(arg, e=lv)
+                pinned.append(arg)
+                val = self.default(arg["t"]) if arg["dir"] == "out" else self.copy_in(arg["e"], arg["t"])
+                args.append(f"({', '.join(f'({ix} := {code})' for ix, code in pins)}, {val})[-1]" if pins else val)
+            e = dict(e, args=pinned)
             parts = [f"({r} := {e['fn']}(P, {', '.join(args)}))"]
             outs = [arg for arg in e["args"] if arg["dir"] in ("out", "inout")]
             for k, arg in enumerate(outs, 1):
@@ -319,3 +321,19 @@ class ExpressionGen:
             parts.append((v, pos))
         return total, parts
 
+    def pinned_indices(self, lv: dict) -> tuple:
+        """Lvalue ``lv`` (a function's out/inout argument) with each run-time stack index read from
+        a local, and the (local, code) pairs that set them, to run before its copy-in: p4c's
+        SideEffectOrdering puts such an index in a temporary before the call, so the copy-back writes
+        the element the copy-in read -- also where a call in the index (``f(hs[g(b)].x)`` with
+        ``g(inout ..)``) or an earlier argument's copy-back changes what it reads (helper mutz41)."""
+        if not isinstance(lv, dict) or lv.get("op") not in ("field", "stack_idx", "slice"):
+            return lv, []
+        key = {"field": "base", "stack_idx": "st", "slice": "a"}[lv["op"]]
+        inner, pins = self.pinned_indices(lv[key])
+        out = dict(lv, **{key: inner})
+        if lv["op"] == "stack_idx" and lv["i"].get("op") != "const":
+            ix = self.fresh("ix")
+            pins = pins + [(ix, self.x(lv["i"]))]
+            out["i"] = {"op": "var", "n": ix, "t": lv["i"].get("t")}
+        return out, pins

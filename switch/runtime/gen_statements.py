@@ -290,6 +290,11 @@ class StatementGen:
                 elide = (_dyn_index(arg["e"]) and not holds_call(arg["e"])
                          and not _mentions(a["body"], p["py"])
                          and not any(o is not None and _may_overlap(o, arg["e"]) for o, _ in outs))
+                if arg["dir"] in ("out", "inout") and not elide:   # (ExpressionGen.pinned_indices)
+                    lv, pins = self.pinned_indices(arg["e"])
+                    for ix, code in pins:
+                        self.emit(ind, f"{ix} = {code}")
+                    arg = dict(arg, e=lv)
                 if arg["dir"] == "out" or elide:
                     args.append(self.default(p["t"]))
                 else:
@@ -329,8 +334,13 @@ class StatementGen:
             self.apply_control(ind, s)
         elif k == "call_fn":
             args = []
-            s = dict(s, args=[dict(a, e=self.fixed_indices(ind, a["e"])) if a["dir"] in ("out", "inout") else a
-                              for a in s["args"]])
+            pinned = []
+            for a in s["args"]:   # (ExpressionGen.pinned_indices)
+                lv, pins = self.pinned_indices(a["e"]) if a["dir"] in ("out", "inout") else (a["e"], [])
+                for ix, code in pins:
+                    self.emit(ind, f"{ix} = {code}")
+                pinned.append(dict(a, e=lv))
+            s = dict(s, args=pinned)
             for arg in s["args"]:
                 if arg["dir"] == "out":
                     args.append(self.default(arg["t"]))
@@ -630,21 +640,6 @@ class StatementGen:
             if not overwritten(lv, [b[0] for b in backs[j + 1:]]):
                 self.assign(ind, lv, val, t, by_member=True)
 
-    def fixed_indices(self, ind: int, lv: dict) -> dict:
-        """Lvalue ``lv`` (a function's out/inout argument) with each run-time stack index evaluated
-        now into a local: p4c's SideEffectOrdering puts it in a temporary before the call, so the
-        copy-back writes the element the copy-in read -- also where a call in the index
-        (``f(hs[g(b)].x)`` with ``g(inout ..)``), or an earlier argument's copy-back, changes what it
-        reads (helper mutz41)."""
-        if not isinstance(lv, dict) or lv.get("op") not in ("field", "stack_idx", "slice"):
-            return lv
-        key = {"field": "base", "stack_idx": "st", "slice": "a"}[lv["op"]]
-        out = dict(lv, **{key: self.fixed_indices(ind, lv[key])})
-        if lv["op"] == "stack_idx" and lv["i"].get("op") != "const":
-            ix = self.fresh("ix")
-            self.emit(ind, f"{ix} = {self.x(lv['i'])}")
-            out["i"] = {"op": "var", "n": ix, "t": lv["i"].get("t")}
-        return out
 
 
 def _dyn_index(e) -> bool:

@@ -68,13 +68,21 @@ _AF = ("bit<2> gi(inout bit<8> c) { c = c + 1; return c[1:0]; }\n"
        "bit<2> g(in bit<8> c) { return c[1:0]; }\n"
        "void f(inout bit<8> p, in bit<8> q) { p = p + q; }\n"
        "void fw(inout bit<8> i, inout bit<8> p) { i = i + 1; p = p + 5; }\n"
+       "bit<8> fv(inout bit<8> p) { p = p + 3; return p; }\n"
+       "bit<8> fw2(inout bit<8> i, inout bit<8> p) { i = i + 1; p = p + 5; return p; }\n"
        "struct sv_t { bit<8> a; bit<8> b; }\n"
        "sv_t gs(inout bit<8> c) { c = c + 1; sv_t r = { c, c + 3 }; return r; }\n")
+_AA = ("    action ao(inout bit<8> p) { p = p + 3; }\n"
+       "    action aw(inout bit<8> i, inout bit<8> p) { i = i + 1; p = p + 5; }\n")
 _AC = {
     "inout_index": "f(hdr.s[gi(hdr.h.b)].x, hdr.h.b);",
     "in_index": "f(hdr.s[g(hdr.h.b)].x, hdr.h.b);",
     "index_call_writes_the_other_argument": "f(hdr.s[gi(hdr.h.a)].x, hdr.h.a);",
     "index_written_by_an_earlier_copy_back": "fw(hdr.h.b, hdr.s[hdr.h.b[1:0]].x);",
+    "value_call_with_an_inout_index": "hdr.h.d = (bit<32>)fv(hdr.s[gi(hdr.h.b)].x);",
+    "value_call_index_written_by_an_earlier_copy_back": "hdr.h.d = (bit<32>)fw2(hdr.h.b, hdr.s[hdr.h.b[1:0]].x);",
+    "action_call_with_an_inout_index": "ao(hdr.s[gi(hdr.h.b)].x);",
+    "action_call_index_written_by_an_earlier_copy_back": "aw(hdr.h.b, hdr.s[hdr.h.b[1:0]].x);",
     "member_of_a_call_value": "hdr.h.c = (bit<16>)gs(hdr.h.b).b;",
     "member_of_a_call_value_in_an_index": "hdr.s[gs(hdr.h.b).a[1:0]].x = 7;",
     "member_of_a_call_value_as_an_argument": "f(hdr.h.a, gs(hdr.h.b).b);",
@@ -82,7 +90,7 @@ _AC = {
 CASES += [
     case(f"mutz41_call_in_an_action_{name}_{where}", "stacks", program(
         "        a();\n" if where == "in_an_action" else f"        {body}\n",
-        ingress_decls=f"    action a() {{ {body} }}\n", top=_AF, headers="header e_t { bit<8> x; }\n", fields="    e_t[3] s;\n", parser=_STK_PARSER,
+        ingress_decls=_AA + f"    action a() {{ {body} }}\n", top=_AF, headers="header e_t { bit<8> x; }\n", fields="    e_t[3] s;\n", parser=_STK_PARSER,
         deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.h); pkt.emit(hdr.s);\n"),
         frames=[(1, H(a, b, 0x2233, 2) + bytes([0x10, 0x20, 0x30])) for a in (0, 1) for b in (0, 1)])
     for name, body in _AC.items() for where in ("in_an_action", "in_the_control")
