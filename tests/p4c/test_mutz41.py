@@ -46,8 +46,14 @@ REFUSED = {
         _stack(program(locals="    action a(out h_t q) { q = hdr.h; }\n"
                               "    table t { actions = { a(hdr.hs[m.x]); } default_action = a(hdr.hs[m.x]); }",
                        body="        m.x = 1; t.apply();")), "[m.x]); }", _INVALID_TYPE),
+    "whole_element_store_at_a_runtime_index_in_a_function_called_by_a_function": (
+        _fn("void f(inout headers q, in bit<8> i) { q.hs[i] = q.h; }\nvoid f2(inout headers q, in bit<8> j) { f(q, j); }", "",
+            "        m.x = hdr.h.a & 1; f2(hdr, m.x);"), "q.hs[i] = q.h;", _INVALID_TYPE),
 }
 LOADED: dict = {
+    "whole_element_store_at_a_constant_index_in_a_function_called_by_a_function": _fn(
+        "void f(inout headers q, in bit<8> i) { q.hs[i] = q.h; }\nvoid f2(inout headers q, in bit<8> j) { f(q, j); }", "",
+        "        f2(hdr, 1);"),
     "whole_element_store_at_a_propagated_constant_index_in_a_function_body": _fn(
         "void f(inout headers q, in bit<8> i) { q.hs[i] = q.h; }", "", "        m.x = 1; f(hdr, m.x);"),
     "whole_element_store_at_a_constant_index_in_a_function_body_called_in_an_action": _fn(
