@@ -593,6 +593,7 @@ def specialize_subcontrols(subs: list, roots: list, expand=None) -> None:
     Applies passing different arguments (p4c copies them through temporaries: ``copy_args``) are
     left as they are.  ``expand`` (:func:`propagate_copies`) carries the copies on into the
     sub-controls such a body applies, which are then specialized the same way."""
+    copy_back_copies(subs, roots)
     while True:
         applies: dict = {}
         for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]]):
@@ -617,6 +618,27 @@ def specialize_subcontrols(subs: list, roots: list, expand=None) -> None:
         # (applies in the body get `copies_in` in turn: p4c has inlined them there too)
         blk["body"] = _carry(blk["body"], copies, expand,
                              decls={d["n"] for d in ir_dicts(blk["body"]) if d.get("s") == "decl"})
+
+
+def copy_back_copies(subs: list, roots: list) -> None:
+    """A sub-control body that leaves copies at its end (``end_copies``, the elaborator's
+    :func:`propagate_copies` at the body's root: a single-case switch there) for an ``out``/``inout``
+    parameter as a whole, where its applies go through temporaries (``copy_args``): p4c's
+    LocalCopyPropagation carries the copy into the inliner's copy-back, ``meta.mh = st_0`` reads
+    ``hdr.h2`` as if the case always ran (fuzz_headers seed 10375: ``switch (x.a) { 0x31: { st = x;
+    } }``) -- the copy is stored at the body's end, for the runtime's copy-back to take.  Not for a
+    body that may exit or return, nor for field copies (the copy-back is a whole-header store)."""
+    fns = {n.get("fn") for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]])
+           if n.get("s") == "apply_control" and n.get("copy_args")}
+    for blk in subs:
+        end = blk.pop("end_copies", None)
+        if not end or blk.get("fn") not in fns or any(d.get("s") in ("exit", "return") for d in ir_dicts(blk["body"])):
+            continue
+        stores = [{"s": "assign", "l": {"op": "var", "n": p["py"], "t": p["t"]},
+                   "r": end[p["py"]]["v"] if end[p["py"]].get("op") == "whole" else end[p["py"]]}
+                  for p in blk.get("params") or () if p.get("dir") in ("out", "inout") and p["py"] in end]
+        body = blk["body"]
+        (body[-1]["body"] if len(body) == 1 and body[0].get("s") == "block" else body).extend(stores)
 
 
 def _translated(call: dict, copies: dict) -> dict:
