@@ -57,7 +57,7 @@ from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_
 from .dead_reads import drop_dead_field_stores
 from .header_init import folded, has_method_call
 from .predication import _INTO
-from .stack_copies import hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, whole_operands
+from .stack_copies import _element, hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, whole_operands
 
 
 def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
@@ -626,17 +626,30 @@ def copy_back_copies(subs: list, roots: list) -> None:
     parameter as a whole, where its applies go through temporaries (``copy_args``): p4c's
     LocalCopyPropagation carries the copy into the inliner's copy-back, ``meta.mh = st_0`` reads
     ``hdr.h2`` as if the case always ran (fuzz_headers seed 10375: ``switch (x.a) { 0x31: { st = x;
-    } }``) -- the copy is stored at the body's end, for the runtime's copy-back to take.  Not for a
-    body that may exit or return, nor for field copies (the copy-back is a whole-header store)."""
+    } }``) -- the copy is stored at the body's end, for the runtime's copy-back to take (a return
+    before it ends the body, not the copy-back: RemoveReturns' flag guards only the rest of the
+    body).  Not for a body that may exit or has a case that returns (the rest of the body, which
+    live_prefix drops, is under ``if (!flag)`` for p4c: its writes end the copy at that join), nor
+    for field copies (the copy-back stores the whole header; a stack's, element by element)."""
     fns = {n.get("fn") for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]])
            if n.get("s") == "apply_control" and n.get("copy_args")}
     for blk in subs:
         end = blk.pop("end_copies", None)
-        if not end or blk.get("fn") not in fns or any(d.get("s") in ("exit", "return") for d in ir_dicts(blk["body"])):
+        if not end or blk.get("fn") not in fns or any(d.get("s") == "exit" for d in ir_dicts(blk["body"])) or \
+                any(d.get("s") == "return" for c in ir_dicts(blk["body"]) if c.get("s") == "switch_value"
+                    for d in ir_dicts(c["cases"])):
             continue
-        stores = [{"s": "assign", "l": {"op": "var", "n": p["py"], "t": p["t"]},
-                   "r": end[p["py"]]["v"] if end[p["py"]].get("op") == "whole" else end[p["py"]]}
-                  for p in blk.get("params") or () if p.get("dir") in ("out", "inout") and p["py"] in end]
+        stores = []
+        for p in blk.get("params") or ():
+            if p.get("dir") not in ("out", "inout"):
+                continue
+            var = {"op": "var", "n": p["py"], "t": p["t"]}
+            if p["py"] in end:
+                v = end[p["py"]]
+                stores.append({"s": "assign", "l": var, "r": v["v"] if v.get("op") == "whole" else v})
+            elif p["t"][0] == "stack":   # (a stack's copy-back goes element by element: CopyStructures)
+                stores += [{"s": "assign", "l": _element(var, i, w["t"], p["t"][2]), "r": w["v"]}
+                           for i in range(p["t"][2]) if (w := end.get(f"{p['py']}[{i}]")) and w.get("op") == "whole"]
         body = blk["body"]
         (body[-1]["body"] if len(body) == 1 and body[0].get("s") == "block" else body).extend(stores)
 

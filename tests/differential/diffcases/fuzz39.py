@@ -1,0 +1,67 @@
+"""Disagreements found by helper fuzz39 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5.
+
+fuzz_headers seed 10375: a sub-control whose applies pass different arguments (p4c's inliner copies
+them through temporaries) with a single-case switch at its body's end: ``switch (x.a) { 0x31: {
+st = x; } }`` -- p4c's LocalCopyPropagation takes the case as always run and carries ``st_0 = x_0``
+into the copy-back, so ``meta.mh = hdr.h2`` on every packet (a stack parameter element by element;
+a scalar parameter too) (:func:`switch.compiler.switch_copies.copy_back_copies`).  Guards: one
+apply (arguments used in place), the same arguments twice, a field copy, a switch under an ``if``,
+a write after the switch, a case that returns.
+"""
+from .base import H, case, program, start_state
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+_PARSER = start_state() + """
+    state parse_h { pkt.extract(hdr.h); pkt.extract(hdr.h2); transition accept; }"""
+_DEP = "        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.h2);"
+
+
+def _h(a: int, d: int) -> bytes:
+    return bytes([a, 2, 0x12, 0x34]) + d.to_bytes(4, "big")
+
+
+_FR = [(1, H(a1, 2, 0x1234, 0x11223344, _h(a2, 0x55667788) + bytes(range(0x20, 0x30))))
+       for a1 in (0x31, 1) for a2 in (0x31, 1)]
+_TOP = """
+control S3(inout h_t st, in h_t x) { apply { switch (x.a) { 0x31: { st = x; } } } }
+control S4(inout h_t st, in h_t x) { apply { switch (x.a) { 0x31: { st.d = x.d; } } } }
+control S5(inout bit<8> v, in h_t x) { apply { switch (x.a) { 0x31: { v = x.b + 1; } } } }
+control S6(inout h_t st, in h_t x) { apply { switch (x.a) { 0x31: { st = x; } } if (x.b == 7) { return; } } }
+control S7(inout h_t st, in h_t x) { apply { switch (x.a) { 0x31: { st = x; } } st.c = 5; } }
+control S8(inout h_t st, in h_t x) { apply { if (x.b == 2) { switch (x.a) { 0x31: { st = x; } } } } }
+control S9(inout h_t st, in h_t x) { apply { switch (x.a) { 0x31: { st = x; } } if (x.b == 7) { return; } st.c = 5; } }
+control S10(inout h_t st, in h_t x) { apply { switch (x.a) { 0x31: { st = x; return; } } st.c = 5; } }
+control S11(inout h_t[2] st, in h_t x) { apply { switch (x.a) { 0x31: { st[1] = x; } } } }
+"""
+_OUT = (" if (meta.mh.isValid()) { hdr.eth.src = (bit<48>)meta.mh.d; hdr.eth.dst[7:0] = meta.mh.a;"
+        " hdr.eth.dst[15:8] = 0x77; }")
+_OUT_S = (" if (hdr.s[1].isValid()) { hdr.eth.src = (bit<48>)hdr.s[1].d; hdr.eth.dst[7:0] = hdr.s[1].a;"
+          " hdr.eth.dst[15:8] = 0x77; }")
+_TWO = "s3.apply(meta.mh, hdr.h2); s3.apply(meta.mh, hdr.h);"
+for _name, _ctl, _body in [
+        ("header", "S3", _TWO + _OUT),
+        ("header_params_both_headers", "S3", "s3.apply(hdr.h2, hdr.h); s3.apply(hdr.h, hdr.h2); meta.mh = hdr.h;" + _OUT),
+        ("scalar", "S5", "s3.apply(meta.m8, hdr.h2); s3.apply(meta.m8, hdr.h); hdr.eth.src[7:0] = meta.m8;"),
+        ("return_after_the_switch", "S6", _TWO + _OUT),
+        ("stack_element", "S11", "s3.apply(hdr.s, hdr.h2); s3.apply(hdr.s, hdr.h);" + _OUT_S),
+        # guards: no copy reaches the copy-back, or the arguments are used in place
+        ("guard_one_apply", "S3", "s3.apply(meta.mh, hdr.h);" + _OUT),
+        ("guard_same_arguments", "S3", "s3.apply(meta.mh, hdr.h); s3.apply(meta.mh, hdr.h);" + _OUT),
+        ("guard_field_copy", "S4", _TWO + _OUT),
+        ("guard_write_after", "S7", _TWO + _OUT),
+        ("guard_switch_in_an_if", "S8", _TWO + _OUT),
+        ("guard_return_then_write", "S9", _TWO + _OUT),
+        ("guard_case_returns", "S10", _TWO + _OUT),
+        ]:
+    CASES.append(case(f"fuzz39_copied_subcontrol_single_case_switch_{_name}", CAT, program(
+        "        " + _body + "\n", ingress_decls=f"    {_ctl}() s3;\n", top=_TOP, meta="    h_t mh;\n",
+        fields="    h_t[2] s;\n", parser=_PARSER, deparser=_DEP), frames=_FR))
+
+
+# name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
+KNOWN: dict[str, tuple[str, bool, str]] = {
+}
