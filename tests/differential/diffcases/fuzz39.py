@@ -8,6 +8,9 @@ into the copy-back, so ``meta.mh = hdr.h2`` on every packet (a stack parameter e
 a scalar parameter too) (:func:`switch.compiler.switch_copies.copy_back_copies`).  Guards: one
 apply (arguments used in place), the same arguments twice, a field copy, a switch under an ``if``,
 a write after the switch, a case that returns.
+fuzz_exprs seed 18770: a constant local that a ``for`` loop reads (and does not write) is still known
+after the loop (p4c sees it unrolled), so fuzz38's folding of ``10s511 ++ (e1 == 3 ? 7s5 : -7s32)``
+reaches past it (:meth:`switch.compiler.const_index.ConstIndexRules._forget_writes`).
 """
 from .base import H, case, program, start_state
 
@@ -60,6 +63,57 @@ for _name, _ctl, _body in [
     CASES.append(case(f"fuzz39_copied_subcontrol_single_case_switch_{_name}", CAT, program(
         "        " + _body + "\n", ingress_decls=f"    {_ctl}() s3;\n", top=_TOP, meta="    h_t mh;\n",
         fields="    h_t[2] s;\n", parser=_PARSER, deparser=_DEP), frames=_FR))
+
+# fuzz_exprs seed 18770: a `for` loop (p4c 1.2.4.8 sees it unrolled: ref_source) before a concatenation
+# whose `?:` the known constants decide -- a local the loop reads but does not write is still known
+# past it (const_index._forget_writes), so the `++` is folded as p4c's mid end does (0xff60)
+_FNS = """
+bit<4> f0(out bit<32> p0, in bit<8> x, out bit<3> p2) {
+    p2 = 4; bit<8> e1 = 255; bit<7> l1 = 1; p0 = 0;
+    LOOP0
+    p0 = (bit<32>)(bit<17>)(10s511 ++ ((((bit<9>)p2) >= ((bit<9>)e1)) ? 7s5 : (((int<7>)l1) |+| (0 - 33))));
+    return 1;
+}
+bit<4> f1(out bit<32> p0, in bit<8> x) {
+    bit<8> e1 = 255; p0 = 0;
+    LOOP1
+    p0 = (bit<32>)(bit<17>)(10s511 ++ ((e1 == 3) ? 7s5 : -7s32));
+    return 1;
+}
+bit<4> f2(out bit<32> p0, in bit<8> x) {
+    bit<8> e1 = 255; p0 = 0;
+    LOOP2
+    p0 = (bit<32>)(bit<17>)(10s511 ++ ((e1 == 3) ? 7s5 : -7s32));
+    return 1;
+}
+"""
+_ACC = "p0 = p0 + (bit<32>)(x - (bit<8>)l1);"
+_LOOPS = {"LOOP0": (f"for (bit<8> i = 0; i != 2; i = i + 1) {{ {_ACC} }}", f"{{ bit<8> i = 0; {{ {_ACC} }} {{ {_ACC} }} }}"),
+          "LOOP1": ("for (bit<8> i in {1, 2}) { p0 = p0 + (bit<32>)(x - e1); }",
+                    "{ { p0 = p0 + (bit<32>)(x - e1); } { p0 = p0 + (bit<32>)(x - e1); } }"),
+          "LOOP2": ("for (bit<8> i = 0; i < 2; i = i + 1) { e1 = x; }", "{ bit<8> i = 0; { e1 = x; } { e1 = x; } }")}
+
+
+def _fns(unrolled: bool) -> str:
+    s = _FNS
+    for k, (loop, spelled) in _LOOPS.items():
+        s = s.replace(k, spelled if unrolled else loop)
+    return s
+
+
+_CTL = "bit<8> e1 = 255; hdr.h.d = 0; LOOP hdr.h.c = (bit<16>)(bit<17>)(10s511 ++ ((e1 == 3) ? 7s5 : -7s32));"
+_CTL_ACC = "hdr.h.d = hdr.h.d + (bit<32>)(hdr.h.b - e1);"
+for _name, _body, _ref in [
+        ("for_in_a_function", "bit<3> q; f0(hdr.h.d, hdr.h.b, q);", None),
+        ("for_in_values", "f1(hdr.h.d, hdr.h.b);", None),
+        ("for_in_the_control", _CTL.replace("LOOP", f"for (bit<8> i = 0; i != 2; i = i + 1) {{ {_CTL_ACC} }}"),
+         _CTL.replace("LOOP", f"{{ bit<8> i = 0; {{ {_CTL_ACC} }} {{ {_CTL_ACC} }} }}")),
+        # guard: the loop writes the local -- not known past it, no folding
+        ("guard_loop_writes_the_local", "f2(hdr.h.d, hdr.h.b);", None),
+        ]:
+    CASES.append(case(f"fuzz39_constant_past_a_loop_{_name}", CAT, program("        " + _body + "\n", top=_fns(False)),
+                      frames=[(1, H(1, b, 0x1234, 0x11223344)) for b in (2, 3)],
+                      ref_source=program("        " + (_ref or _body) + "\n", top=_fns(True))))
 
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
