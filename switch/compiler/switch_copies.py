@@ -628,20 +628,26 @@ def copy_back_copies(subs: list, roots: list) -> None:
     ``hdr.h2`` as if the case always ran (fuzz_headers seed 10375: ``switch (x.a) { 0x31: { st = x;
     } }``) -- the copy is stored at the body's end, for the runtime's copy-back to take (a return
     before it ends the body, not the copy-back: RemoveReturns' flag guards only the rest of the
-    body).  Not for a body that may exit or has a case that returns (the rest of the body, which
-    live_prefix drops, is under ``if (!flag)`` for p4c: its writes end the copy at that join), nor
-    for field copies (the copy-back stores the whole header; a stack's, element by element)."""
+    body).  Not for a body that may exit, nor for a parameter the body writes after a switch whose
+    case returns (the rest -- ``p4info_rest``, live_prefix -- is under ``if (!flag)`` for p4c: its
+    writes end the copy at that join; probed), nor for field copies (the copy-back stores the whole header; a stack's, element by element)."""
     fns = {n.get("fn") for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]])
            if n.get("s") == "apply_control" and n.get("copy_args")}
     for blk in subs:
         end = blk.pop("end_copies", None)
-        if not end or blk.get("fn") not in fns or any(d.get("s") == "exit" for d in ir_dicts(blk["body"])) or \
-                any(d.get("s") == "return" for c in ir_dicts(blk["body"]) if c.get("s") == "switch_value"
-                    for d in ir_dicts(c["cases"])):
+        if not end or blk.get("fn") not in fns or any(d.get("s") == "exit" for d in ir_dicts(blk["body"])):
             continue
+        body = blk["body"]
+        sts = body[0]["body"] if len(body) == 1 and body[0].get("s") == "block" else body
+        ret = [i for i, st in enumerate(sts) if st.get("s") == "switch_value"
+               and any(d.get("s") == "return" for d in ir_dicts(st["cases"]))]
+        if any(d.get("s") == "return" for c in ir_dicts(blk["body"]) if c.get("s") == "switch_value"
+               for d in ir_dicts(c["cases"])) and not ret:
+            continue   # (a returning case deeper in: not looked into)
+        rest = sts[ret[0] + 1:] + (sts[ret[0]].get("p4info_rest") or []) if ret else []
         stores = []
         for p in blk.get("params") or ():
-            if p.get("dir") not in ("out", "inout"):
+            if p.get("dir") not in ("out", "inout") or any(may_write(x, p["py"]) for x in rest):
                 continue
             var = {"op": "var", "n": p["py"], "t": p["t"]}
             if p["py"] in end:
@@ -650,8 +656,7 @@ def copy_back_copies(subs: list, roots: list) -> None:
             elif p["t"][0] == "stack":   # (a stack's copy-back goes element by element: CopyStructures)
                 stores += [{"s": "assign", "l": _element(var, i, w["t"], p["t"][2]), "r": w["v"]}
                            for i in range(p["t"][2]) if (w := end.get(f"{p['py']}[{i}]")) and w.get("op") == "whole"]
-        body = blk["body"]
-        (body[-1]["body"] if len(body) == 1 and body[0].get("s") == "block" else body).extend(stores)
+        sts.extend(stores)
 
 
 def _translated(call: dict, copies: dict) -> dict:

@@ -7,7 +7,8 @@ st = x; } }`` -- p4c's LocalCopyPropagation takes the case as always run and car
 into the copy-back, so ``meta.mh = hdr.h2`` on every packet (a stack parameter element by element;
 a scalar parameter too) (:func:`switch.compiler.switch_copies.copy_back_copies`).  Guards: one
 apply (arguments used in place), the same arguments twice, a field copy, a switch under an ``if``,
-a write after the switch, a case that returns.
+a write after the switch, a case that returns and a write of the parameter after the switch (p4c's
+RemoveReturns puts it under ``if (!flag)``: its join ends the copy).
 fuzz_exprs seed 18770: a constant local that a ``for`` loop reads (and does not write) is still known
 after the loop (p4c sees it unrolled), so fuzz38's folding of ``10s511 ++ (e1 == 3 ? 7s5 : -7s32)``
 reaches past it (:meth:`switch.compiler.const_index.ConstIndexRules._forget_writes`).
@@ -38,6 +39,8 @@ control S7(inout h_t st, in h_t x) { apply { switch (x.a) { 0x31: { st = x; } } 
 control S8(inout h_t st, in h_t x) { apply { if (x.b == 2) { switch (x.a) { 0x31: { st = x; } } } } }
 control S9(inout h_t st, in h_t x) { apply { switch (x.a) { 0x31: { st = x; } } if (x.b == 7) { return; } st.c = 5; } }
 control S10(inout h_t st, in h_t x) { apply { switch (x.a) { 0x31: { st = x; return; } } st.c = 5; } }
+control S12(inout h_t st, in h_t x) { apply { switch (x.a) { 0x31: { st = x; return; } } } }
+control S13(inout h_t st, in h_t x, inout bit<8> m) { apply { switch (x.a) { 0x31: { st = x; return; } } m = 3; } }
 control S11(inout h_t[2] st, in h_t x) { apply { switch (x.a) { 0x31: { st[1] = x; } } } }
 """
 _OUT = (" if (meta.mh.isValid()) { hdr.eth.src = (bit<48>)meta.mh.d; hdr.eth.dst[7:0] = meta.mh.a;"
@@ -50,6 +53,9 @@ for _name, _ctl, _body in [
         ("header_params_both_headers", "S3", "s3.apply(hdr.h2, hdr.h); s3.apply(hdr.h, hdr.h2); meta.mh = hdr.h;" + _OUT),
         ("scalar", "S5", "s3.apply(meta.m8, hdr.h2); s3.apply(meta.m8, hdr.h); hdr.eth.src[7:0] = meta.m8;"),
         ("return_after_the_switch", "S6", _TWO + _OUT),
+        ("case_returns", "S12", _TWO + _OUT),
+        ("case_returns_other_write_after", "S13",
+         "s3.apply(meta.mh, hdr.h2, meta.m8); s3.apply(meta.mh, hdr.h, meta.m8); hdr.eth.etype = (bit<16>)meta.m8;" + _OUT),
         ("stack_element", "S11", "s3.apply(hdr.s, hdr.h2); s3.apply(hdr.s, hdr.h);" + _OUT_S),
         # guards: no copy reaches the copy-back, or the arguments are used in place
         ("guard_one_apply", "S3", "s3.apply(meta.mh, hdr.h);" + _OUT),
@@ -58,7 +64,7 @@ for _name, _ctl, _body in [
         ("guard_write_after", "S7", _TWO + _OUT),
         ("guard_switch_in_an_if", "S8", _TWO + _OUT),
         ("guard_return_then_write", "S9", _TWO + _OUT),
-        ("guard_case_returns", "S10", _TWO + _OUT),
+        ("guard_case_returns_then_write", "S10", _TWO + _OUT),
         ]:
     CASES.append(case(f"fuzz39_copied_subcontrol_single_case_switch_{_name}", CAT, program(
         "        " + _body + "\n", ingress_decls=f"    {_ctl}() s3;\n", top=_TOP, meta="    h_t mh;\n",
