@@ -630,7 +630,8 @@ def copy_back_copies(subs: list, roots: list) -> None:
     before it ends the body, not the copy-back: RemoveReturns' flag guards only the rest of the
     body).  Not for a body that may exit, nor for a parameter the body writes after a switch whose
     case returns (the rest -- ``p4info_rest``, live_prefix -- is under ``if (!flag)`` for p4c: its
-    writes end the copy at that join; probed), nor for field copies (the copy-back stores the whole header; a stack's, element by element)."""
+    writes end the copy at that join; probed), nor for a header's field copies (its copy-back stores
+    the whole header; a stack's element by element, a struct's by member -- its direct members here)."""
     fns = {n.get("fn") for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]])
            if n.get("s") == "apply_control" and n.get("copy_args")}
     for blk in subs:
@@ -653,6 +654,10 @@ def copy_back_copies(subs: list, roots: list) -> None:
             if p["py"] in end:
                 v = end[p["py"]]
                 stores.append({"s": "assign", "l": var, "r": v["v"] if v.get("op") == "whole" else v})
+            elif p["t"][0] == "struct":   # (CopyStructures splits a struct's copy-back by member)
+                stores += [{"s": "assign", "l": {"op": "field", "base": var, "f": k[len(p["py"]) + 1:], "t": v["t"]},
+                            "r": v["v"] if v.get("op") == "whole" else v} for k, v in end.items()
+                           if k.startswith(p["py"] + ".") and k[len(p["py"]) + 1:].isidentifier()]
             elif p["t"][0] == "stack":   # (a stack's copy-back goes element by element: CopyStructures)
                 stores += [{"s": "assign", "l": _element(var, i, w["t"], p["t"][2]), "r": w["v"]}
                            for i in range(p["t"][2]) if (w := end.get(f"{p['py']}[{i}]")) and w.get("op") == "whole"]

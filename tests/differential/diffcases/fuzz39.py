@@ -4,8 +4,8 @@ BMv2 1.15.5.
 fuzz_headers seed 10375: a sub-control whose applies pass different arguments (p4c's inliner copies
 them through temporaries) with a single-case switch at its body's end: ``switch (x.a) { 0x31: {
 st = x; } }`` -- p4c's LocalCopyPropagation takes the case as always run and carries ``st_0 = x_0``
-into the copy-back, so ``meta.mh = hdr.h2`` on every packet (a stack parameter element by element;
-a scalar parameter too) (:func:`switch.compiler.switch_copies.copy_back_copies`).  Guards: one
+into the copy-back, so ``meta.mh = hdr.h2`` on every packet (a stack parameter element by element,
+a struct one by member; a scalar parameter too) (:func:`switch.compiler.switch_copies.copy_back_copies`).  Guards: one
 apply (arguments used in place), the same arguments twice, a field copy, a switch under an ``if``,
 a write after the switch, a case that returns and a write of the parameter after the switch (p4c's
 RemoveReturns puts it under ``if (!flag)``: its join ends the copy).
@@ -41,9 +41,11 @@ control S9(inout h_t st, in h_t x) { apply { switch (x.a) { 0x31: { st = x; } } 
 control S10(inout h_t st, in h_t x) { apply { switch (x.a) { 0x31: { st = x; return; } } st.c = 5; } }
 control S12(inout h_t st, in h_t x) { apply { switch (x.a) { 0x31: { st = x; return; } } } }
 control S13(inout h_t st, in h_t x, inout bit<8> m) { apply { switch (x.a) { 0x31: { st = x; return; } } m = 3; } }
+control S14(inout meta_t m, in h_t x) { apply { switch (x.a) { 0x31: { m.mh = x; m.m8 = x.b + 1; } } } }
+control S15(inout meta_t m, in h_t x) { apply { switch (x.a) { 0x31: { m.mh.d = x.d; } } } }
 control S11(inout h_t[2] st, in h_t x) { apply { switch (x.a) { 0x31: { st[1] = x; } } } }
 """
-_OUT = (" if (meta.mh.isValid()) { hdr.eth.src = (bit<48>)meta.mh.d; hdr.eth.dst[7:0] = meta.mh.a;"
+_OUT = (" if (meta.mh.isValid()) { hdr.eth.src[47:16] = meta.mh.d; hdr.eth.dst[7:0] = meta.mh.a;"
         " hdr.eth.dst[15:8] = 0x77; }")
 _OUT_S = (" if (hdr.s[1].isValid()) { hdr.eth.src = (bit<48>)hdr.s[1].d; hdr.eth.dst[7:0] = hdr.s[1].a;"
           " hdr.eth.dst[15:8] = 0x77; }")
@@ -56,11 +58,13 @@ for _name, _ctl, _body in [
         ("case_returns", "S12", _TWO + _OUT),
         ("case_returns_other_write_after", "S13",
          "s3.apply(meta.mh, hdr.h2, meta.m8); s3.apply(meta.mh, hdr.h, meta.m8); hdr.eth.etype = (bit<16>)meta.m8;" + _OUT),
+        ("struct_members", "S14", "s3.apply(meta, hdr.h2); s3.apply(meta, hdr.h); hdr.eth.src[7:0] = meta.m8;" + _OUT),
         ("stack_element", "S11", "s3.apply(hdr.s, hdr.h2); s3.apply(hdr.s, hdr.h);" + _OUT_S),
         # guards: no copy reaches the copy-back, or the arguments are used in place
         ("guard_one_apply", "S3", "s3.apply(meta.mh, hdr.h);" + _OUT),
         ("guard_same_arguments", "S3", "s3.apply(meta.mh, hdr.h); s3.apply(meta.mh, hdr.h);" + _OUT),
         ("guard_field_copy", "S4", _TWO + _OUT),
+        ("guard_struct_header_field", "S15", "s3.apply(meta, hdr.h2); s3.apply(meta, hdr.h);" + _OUT),
         ("guard_write_after", "S7", _TWO + _OUT),
         ("guard_switch_in_an_if", "S8", _TWO + _OUT),
         ("guard_return_then_write", "S9", _TWO + _OUT),
