@@ -374,6 +374,11 @@ class ConstIndexRules(SubDivisionRules):
         if s in ("if", "block"):
             self._forget_writes([node.get("c"), node.get("then"), node.get("else"), node.get("body")], env, seen)
             return
+        if s in ("for", "for_in"):   # (p4c sees it unrolled: what it writes, not what it reads -- fuzz_exprs seed 18770)
+            if s == "for_in":
+                env.pop((node["n"],), None)
+            self._forget_writes([node.get("c"), node.get("update"), node.get("values"), node.get("body")], env, seen)
+            return
         if s == "call_action":
             _forget_mentioned(env, node.get("args"))
             self._forget_action(node["action"], env, seen)

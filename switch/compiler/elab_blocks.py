@@ -382,8 +382,9 @@ class BlockRules:
         roots = {p["py"] for p in params}
         propagate_key_copies(body, self.tables, self.actions, lambda p: p.startswith("L.") or p.split(".")[0] in roots,
                              self.subcontrol_of)
+        end = self.ctx.get("end_copies") if sub else None
         self.ctx = saved
-        return {"name": prefix, "params": params, "locals": locals_, "body": body}
+        return {"name": prefix, "params": params, "locals": locals_, "body": body, **({"end_copies": end} if end else {})}
 
     def local_decl(self, d: Node, cname: str, scope: Scope) -> list:
         k = d.kind

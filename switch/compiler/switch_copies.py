@@ -57,7 +57,7 @@ from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_
 from .dead_reads import drop_dead_field_stores
 from .header_init import folded, has_method_call
 from .predication import _INTO
-from .stack_copies import hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, whole_operands
+from .stack_copies import _element, hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, whole_operands
 
 
 def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
@@ -593,6 +593,7 @@ def specialize_subcontrols(subs: list, roots: list, expand=None) -> None:
     Applies passing different arguments (p4c copies them through temporaries: ``copy_args``) are
     left as they are.  ``expand`` (:func:`propagate_copies`) carries the copies on into the
     sub-controls such a body applies, which are then specialized the same way."""
+    copy_back_copies(subs, roots)
     while True:
         applies: dict = {}
         for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]]):
@@ -617,6 +618,50 @@ def specialize_subcontrols(subs: list, roots: list, expand=None) -> None:
         # (applies in the body get `copies_in` in turn: p4c has inlined them there too)
         blk["body"] = _carry(blk["body"], copies, expand,
                              decls={d["n"] for d in ir_dicts(blk["body"]) if d.get("s") == "decl"})
+
+
+def copy_back_copies(subs: list, roots: list) -> None:
+    """A sub-control body that leaves copies at its end (``end_copies``, the elaborator's
+    :func:`propagate_copies` at the body's root: a single-case switch there) for an ``out``/``inout``
+    parameter as a whole, where its applies go through temporaries (``copy_args``): p4c's
+    LocalCopyPropagation carries the copy into the inliner's copy-back, ``meta.mh = st_0`` reads
+    ``hdr.h2`` as if the case always ran (fuzz_headers seed 10375: ``switch (x.a) { 0x31: { st = x;
+    } }``) -- the copy is stored at the body's end, for the runtime's copy-back to take (a return
+    before it ends the body, not the copy-back: RemoveReturns' flag guards only the rest of the
+    body).  Not for a body that may exit, nor for a parameter the body writes after a switch whose
+    case returns (the rest -- ``p4info_rest``, live_prefix -- is under ``if (!flag)`` for p4c: its
+    writes end the copy at that join; probed), nor for a header's field copies (its copy-back stores
+    the whole header; a stack's element by element, a struct's by member -- its direct members here)."""
+    fns = {n.get("fn") for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]])
+           if n.get("s") == "apply_control" and n.get("copy_args")}
+    for blk in subs:
+        end = blk.pop("end_copies", None)
+        if not end or blk.get("fn") not in fns or any(d.get("s") == "exit" for d in ir_dicts(blk["body"])):
+            continue
+        body = blk["body"]
+        sts = body[0]["body"] if len(body) == 1 and body[0].get("s") == "block" else body
+        ret = [i for i, st in enumerate(sts) if st.get("s") == "switch_value"
+               and any(d.get("s") == "return" for d in ir_dicts(st["cases"]))]
+        if any(d.get("s") == "return" for c in ir_dicts(blk["body"]) if c.get("s") == "switch_value"
+               for d in ir_dicts(c["cases"])) and not ret:
+            continue   # (a returning case deeper in: not looked into)
+        rest = sts[ret[0] + 1:] + (sts[ret[0]].get("p4info_rest") or []) if ret else []
+        stores = []
+        for p in blk.get("params") or ():
+            if p.get("dir") not in ("out", "inout") or any(may_write(x, p["py"]) for x in rest):
+                continue
+            var = {"op": "var", "n": p["py"], "t": p["t"]}
+            if p["py"] in end:
+                v = end[p["py"]]
+                stores.append({"s": "assign", "l": var, "r": v["v"] if v.get("op") == "whole" else v})
+            elif p["t"][0] == "struct":   # (CopyStructures splits a struct's copy-back by member)
+                stores += [{"s": "assign", "l": {"op": "field", "base": var, "f": k[len(p["py"]) + 1:], "t": v["t"]},
+                            "r": v["v"] if v.get("op") == "whole" else v} for k, v in end.items()
+                           if k.startswith(p["py"] + ".") and k[len(p["py"]) + 1:].isidentifier()]
+            elif p["t"][0] == "stack":   # (a stack's copy-back goes element by element: CopyStructures)
+                stores += [{"s": "assign", "l": _element(var, i, w["t"], p["t"][2]), "r": w["v"]}
+                           for i in range(p["t"][2]) if (w := end.get(f"{p['py']}[{i}]")) and w.get("op") == "whole"]
+        sts.extend(stores)
 
 
 def _translated(call: dict, copies: dict) -> dict:
