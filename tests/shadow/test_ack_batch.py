@@ -55,8 +55,8 @@ def test_a_shadow_without_cumulative_acks_acks_every_manifest(tmp_path, monkeypa
         for it in range(1, 8):
             feed(it)
         assert all(n.wait_for(lambda n: _latest(n) == 7, 10) for n in nodes)
-        feed(8)  # acks 1..7 arrived one by one (the 8th may have too)
-        assert all(c.posted <= 1 for c in link.clients), [c.posted for c in link.clients]
+        feed(8)  # acks 1..7 arrived one by one (the 8th may have too); the 8th post reads them unless
+        # the link thread holds that client then (a read that never waits: CI of 5c7e5091, posted [2, 1])
         assert link.flush(10) and [c.posted for c in link.clients] == [0, 0]
         assert [a.iteration for a in link.stats.acks] == [8, 8] and [c.ack_frames for c in link.clients] == [8, 8]
         assert link.stats.errors == 0 and link.stats.resyncs == 0

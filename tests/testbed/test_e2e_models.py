@@ -36,7 +36,12 @@ def test_model_killed_mid_run_resumes_bit_identically(tmp_path, model):
     assert res["model"]["model"] == model
     fail, resume = res["phases"]["failure"], res["phases"]["resume"]
     assert fail["killed_rank"] == 1 and fail["killed_after_iteration"] >= FAIL_AT
-    assert 1 < resume["first_iteration"] <= fail["killed_after_iteration"] + 1
+    # the victim may finish one more iteration before SIGKILL lands, and the shadows checkpoint it
+    # (test_e2e's rule; CI of 5c7e5091, cnn: killed after 4, checkpoint 5, resumed at 6)
+    progress = max([fail["killed_after_iteration"], fail["consistent_checkpoint"]]
+                   + [v for v in fail["last_iteration"].values() if v is not None])
+    assert progress <= fail["killed_after_iteration"] + 1, fail
+    assert 1 < resume["first_iteration"] == fail["consistent_checkpoint"] + 1 <= progress + 1, (resume, fail)
     for r, c in res["verification"]["ranks"].items():
         cats = c["categories"]
         assert c["identical"] and cats["params"]["compared"] > 0 and cats["optimizer"]["compared"] > 0, (r, cats)
