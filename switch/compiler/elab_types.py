@@ -493,6 +493,14 @@ class TypeRules:
         enum, _, member = (p.strip() for p in text.partition("."))
         if self.enums.get(enum, {}).get("base") and isinstance(self.enums[enum]["members"].get(member), int):
             return self.enums[enum]["members"][member]   # a serializable enum member (E.Field)
+        try:
+            # any other constant expression (`@field_list(1 + 1)`: p4c parses the body as an
+            # expression and folds it; probed, helper errs26)
+            n = self.annotation_expr(text, loc)   # (elab_blocks)
+            if n is not None:
+                return self.const_int(n, "@field_list index")
+        except P4CompileError:
+            pass
         raise E(loc, f"@field_list({text}) on {struct}.{field}: the index must be an integer literal, "
                      "a constant or a serializable enum member declared before the struct")
 

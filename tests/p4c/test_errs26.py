@@ -1,0 +1,57 @@
+"""Programs of helper errs26's probe sweep (/work/errs26: parser states, lookahead/extract/advance
+forms, header stacks in controls and parsers, deparser statements, field lists and the
+resubmit/recirculate/clone forms, mark_to_drop, standard_metadata writes, checksum argument forms,
+integer and string literal forms, apply results, `this`, the V1Switch instantiation), each decided
+by real p4c 1.2.4.8 and failing before:
+
+* ``LINES``: programs p4c refuses that checkmate-p4c refused at another line: the error is at
+  p4c's line and matches the pattern; with p4c on PATH p4c refuses each too.
+* ``ACCEPTS``: programs p4c compiles that checkmate-p4c refused: they compile, with p4c's P4Info.
+"""
+from __future__ import annotations
+
+import pytest
+
+from p4c_helpers import assert_p4info_as_p4c, assert_refused_as_p4c, program
+from switch.compiler import compile_source
+
+_SC = "control SC(inout h_t x) { apply { x.a = 1; } }"
+
+# name -> (program, text at p4c's error line, pattern of the message)
+LINES = {
+    # a control instantiated in a parser and applied there: p4c names the instance (a parser
+    # applied in a control: the apply call; mutants2's parser_instance_applied_in_control)
+    "control_instance_applied_in_a_parser": (
+        program(top=_SC).replace("    state start { pkt.extract(hdr.h);",
+                                 "    SC() sc;\n    state start { pkt.extract(hdr.h); sc.apply(hdr.h);", 1),
+        "SC() sc", "instantiation of control in parser"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINES))
+def test_refused_at_p4c_line(name, tmp_path):
+    assert_refused_as_p4c(*LINES[name], tmp_path)
+
+
+_META_FL = "struct meta_t { bit<8> x; bit<16> y; }"
+
+ACCEPTS = {
+    # a field list index given by a control's local constant (was "must be a compile-time
+    # integer constant": only global constants were looked up)
+    "resubmit_field_list_index_of_a_local_constant": program(
+        locals="    const bit<8> K8 = 1;", body="        resubmit_preserving_field_list(K8);"
+    ).replace(_META_FL, "struct meta_t { bit<8> x; bit<16> y; @field_list(1) bit<8> z; }"),
+    "clone_field_list_index_of_a_local_constant": program(
+        locals="    const bit<8> K8 = 1;", body="        clone_preserving_field_list(CloneType.I2E, 5, K8);"
+    ).replace(_META_FL, "struct meta_t { bit<8> x; bit<16> y; @field_list(1) bit<8> z; }"),
+    # a `@field_list` index that is a constant expression: p4c parses the body and folds it
+    "field_list_index_of_an_expression": program(
+        top="const bit<8> KF = 1;", body="        resubmit_preserving_field_list(2);"
+    ).replace(_META_FL, "struct meta_t { bit<8> x; bit<16> y; @field_list(1 + 1) bit<8> z; @field_list(KF * 3) bit<8> w; }"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTS))
+def test_compiles_as_p4c(name, tmp_path):
+    out = compile_source(ACCEPTS[name], "prog.p4")
+    assert_p4info_as_p4c(ACCEPTS[name], out.p4info, tmp_path)
