@@ -155,6 +155,9 @@ class BlockRules:
                 self.check_block_param_types(d)
             elif k in ("parser_type", "control_type"):
                 self.block_types[d.name] = k[:-5]
+            elif k == "package":
+                for p in d.params:   # (p4c: "parameter cannot have type control I" at the declaration)
+                    self.block_kind_of(p.type)
             elif k == "instance":
                 if d.name == "main":
                     main = d

@@ -25,6 +25,10 @@ LINES = {
         program(top=_SC).replace("    state start { pkt.extract(hdr.h);",
                                  "    SC() sc;\n    state start { pkt.extract(hdr.h); sc.apply(hdr.h);", 1),
         "SC() sc", "instantiation of control in parser"),
+    # a package declaration whose parameter is typed by a control (not a control type): p4c
+    # refuses the declaration, used or not (was accepted unused, refused at `main` used)
+    "package_parameter_of_a_control_type": (
+        program().replace("V1Switch(", "package Pk(I i);\nV1Switch("), "package Pk", "cannot have type control I"),
 }
 
 
