@@ -293,6 +293,9 @@ class TypeRules:
             return None if a is None else (a >> ir["lo"]) & ((1 << (ir["hi"] - ir["lo"] + 1)) - 1)
         if op == "tuple_idx" and ir["a"]["op"] == "list":   # an element of a constant tuple
             return self.fold(ir["a"]["items"][ir["i"]])
+        if op == "field" and ir["base"]["op"] == "mk" and ir["f"] in ir["base"].get("fields", ()):
+            # a field of a constant struct or header (`const bit<8> K2 = K.a;`: p4c folds it; errs26)
+            return self.fold(ir["base"]["vals"][ir["base"]["fields"].index(ir["f"])])
         return None
 
     def declared_constant(self, t, value: Node, scope):

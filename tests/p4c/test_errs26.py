@@ -52,6 +52,14 @@ ACCEPTS = {
     "field_list_index_of_an_expression": program(
         top="const bit<8> KF = 1;", body="        resubmit_preserving_field_list(2);"
     ).replace(_META_FL, "struct meta_t { bit<8> x; bit<16> y; @field_list(1 + 1) bit<8> z; @field_list(KF * 3) bit<8> w; }"),
+    # a constant initialized by a field of a constant struct or header (was "not a compile-time
+    # constant": fold did not look into a struct value)
+    "constant_from_a_field_of_a_constant_struct": program(
+        top="struct s_t { bit<8> a; bit<16> b; }\nconst s_t K = { 1, 2 };\nconst bit<16> K2 = K.b + 1;",
+        locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; } size = K2; }",
+        body="        hdr.h.b = K2;\n        t.apply();"),
+    "constant_from_a_field_of_a_constant_header": program(
+        top="const h_t K = { 1, 2, 3 };\nconst bit<8> K2 = K.c;", body="        hdr.h.c = K2;"),
 }
 
 
