@@ -136,6 +136,9 @@ class BlockRules:
                 self.__dict__.setdefault("match_kind_decls", {}).update((m, d) for m in d.members)
             elif k in ("extern_obj", "extern_func"):
                 self.externs[d.name] = d
+                for m in ([d] if k == "extern_func" else d.methods):
+                    for p in m.params:   # (p4c: "parameter cannot have type control I", as a package's)
+                        self.block_kind_of(p.type)
             elif k == "action":
                 self.global_scope.add(d.name, ("action", d.name))
                 self.action_nodes[d.name] = d
@@ -156,7 +159,7 @@ class BlockRules:
             elif k in ("parser_type", "control_type"):
                 self.block_types[d.name] = k[:-5]
             elif k == "package":
-                for p in d.params:   # (p4c: "parameter cannot have type control I" at the declaration)
+                for p in d.params:   # (p4c: "parameter cannot have type control I" at the declaration; errs26)
                     self.block_kind_of(p.type)
             elif k == "instance":
                 if d.name == "main":
