@@ -18,3 +18,18 @@ CASES.append(case("errs26_constant_from_fields_of_constants", CAT, program(
     "        hdr.h.b = K2;\n        hdr.h.c = K3 + (bit<16>)hdr.h.a;\n",
     top="struct s_t { bit<8> p; bit<16> q; }\nconst s_t KS = { 5, 0x1234 };\nconst h_t KH = { 1, 2, 3, 4 };\n"
         "const bit<8> K2 = KH.b + KS.p;\nconst bit<16> K3 = KS.q;\n")))
+
+# A sub-parser given a stack's `.next` as its out argument (/work/errs26 s_sb_sp_stack_next): p4c
+# writes remove_header of the "stack_field" [hs, "next"] where the inlined call starts, which
+# simple_switch 1.15.5 dies executing (actions.h "Default switch case should not be reachable");
+# checkmate-switch extracted into hs[0] and forwarded the packet; it now drops it there
+# (elab_calls.apply_subparser; tests/p4c/test_errs26_loads.py).  P4Info compared only.
+CASES.append(case("errs26_subparser_out_argument_stack_next", CAT, program(
+    "        hdr.h.a = (bit<8>)(bit<1>)hdr.hs[0].isValid();\n        hdr.h.b = (bit<8>)(bit<1>)hdr.hs[1].isValid();\n"
+    "        hdr.h.c = hdr.hs[0].a ++ hdr.hs[1].a;\n",
+    fields="    h_t[3] hs;\n",
+    top="parser SP(packet_in p, out h_t x) { state start { p.extract(x); transition accept; } }\n",
+    parser="    SP() sp;\n    state start {\n        pkt.extract(hdr.eth);\n        sp.apply(pkt, hdr.hs.next);\n"
+           "        sp.apply(pkt, hdr.hs.next);\n        transition select(hdr.eth.etype) { 0x1234: parse_h; default: accept; }\n    }\n"
+           "    state parse_h { pkt.extract(hdr.h); transition accept; }"),
+    p4info_only="simple_switch 1.15.5 dies executing remove_header of hs.next (a sub-parser's out argument)"))
