@@ -29,6 +29,13 @@ LINES = {
     # refuses the declaration, used or not (was accepted unused, refused at `main` used)
     "package_parameter_of_a_control_type": (
         program().replace("V1Switch(", "package Pk(I i);\nV1Switch("), "package Pk", "cannot have type control I"),
+    # ... and of an extern function, an extern object's method, a control's constructor (were accepted)
+    "extern_function_parameter_of_a_control_type": (
+        program(top=_SC + "\nextern void ef(SC c);"), "extern void ef", "cannot have type control SC"),
+    "extern_method_parameter_of_a_control_type": (
+        program(top=_SC + "\nextern EO { EO(); void m(SC c); }"), "extern EO", "cannot have type control SC"),
+    "control_constructor_parameter_of_a_control_type": (
+        program(top=_SC + "\ncontrol Q()(SC c) { apply { } }"), "control Q", "cannot have type control SC"),
 }
 
 
