@@ -17,6 +17,15 @@ from switch.compiler import compile_source
 
 _SC = "control SC(inout h_t x) { apply { x.a = 1; } }"
 
+
+
+def _dep(decls: str, stmts: str, top: str = "") -> str:
+    """The deparser with ``decls`` and ``stmts`` after its emit."""
+    return program(top=top).replace("control D(packet_out pkt, in headers hdr) { apply { pkt.emit(hdr.h); }",
+                                    f"control D(packet_out pkt, in headers hdr) {{ {decls}\n    apply {{ pkt.emit(hdr.h);\n"
+                                    f"        {stmts} }}")
+
+
 # name -> (program, text at p4c's error line, pattern of the message)
 LINES = {
     # a control instantiated in a parser and applied there: p4c names the instance (a parser
@@ -36,6 +45,11 @@ LINES = {
         program(top=_SC + "\nextern EO { EO(); void m(SC c); }"), "extern EO", "cannot have type control SC"),
     "control_constructor_parameter_of_a_control_type": (
         program(top=_SC + "\ncontrol Q()(SC c) { apply { } }"), "control Q", "cannot have type control SC"),
+    # extern object methods p4c's BMv2 back end refuses in a deparser (were accepted)
+    **{f"deparser_{n}": (_dep(decl, call), call, "not supported within a deparser")
+       for n, decl, call in (("counter_count", "counter(4, CounterType.packets) c;", "c.count(1);"),
+                             ("meter_execute", "meter(4, MeterType.packets) mt;", "bit<2> k; mt.execute_meter(0, k);"),
+                             ("register_write", "register<bit<8>>(4) r;", "r.write(0, hdr.h.a);"))},
 }
 
 
@@ -67,6 +81,11 @@ ACCEPTS = {
         body="        hdr.h.b = K2;\n        t.apply();"),
     "constant_from_a_field_of_a_constant_header": program(
         top="const h_t K = { 1, 2, 3 };\nconst bit<8> K2 = K.c;", body="        hdr.h.c = K2;"),
+    # an `if` with empty branches in a deparser: p4c removes it before its back end (was "a if
+    # statement is not supported within a deparser")
+    "deparser_if_with_empty_branches": _dep("", "bit<8> v = hdr.h.a;\n"
+                                            "        if (hdr.h.isValid()) { } else { { } ; }\n        if (v == 1) { if (fb()) { } }",
+                                            top="bool fb() { return true; }"),
 }
 
 
