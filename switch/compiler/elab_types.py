@@ -500,10 +500,13 @@ class TypeRules:
             # any other constant expression (`@field_list(1 + 1)`: p4c parses the body as an
             # expression and folds it; probed, helper errs26)
             n = self.annotation_expr(text, loc)   # (elab_blocks)
-            if n is not None:
-                return self.const_int(n, "@field_list index")
+            v = None if n is None else self.const_int(n, "@field_list index")
         except P4CompileError:
-            pass
+            v = None
+        if v is not None and v >= 0:
+            return v
+        if v is not None:   # (p4c: "-1: Value too large for ...")
+            raise E(loc, f"@field_list({text}) on {struct}.{field}: {v}: Value too large (a negative index)")
         raise E(loc, f"@field_list({text}) on {struct}.{field}: the index must be an integer literal, "
                      "a constant or a serializable enum member declared before the struct")
 

@@ -45,6 +45,11 @@ LINES = {
         program(top=_SC + "\nextern EO { EO(); void m(SC c); }"), "extern EO", "cannot have type control SC"),
     "control_constructor_parameter_of_a_control_type": (
         program(top=_SC + "\ncontrol Q()(SC c) { apply { } }"), "control Q", "cannot have type control SC"),
+    # (guard) a negative `@field_list` index stays p4c's error at the annotation
+    "field_list_negative_index": (
+        program(body="        resubmit_preserving_field_list(1);").replace(
+            "struct meta_t { bit<8> x; bit<16> y; }", "struct meta_t { bit<8> x; bit<16> y;\n    @field_list(-1) bit<8> z; }"),
+        "@field_list(-1)", "Value too large"),
     # extern object methods p4c's BMv2 back end refuses in a deparser (were accepted)
     **{f"deparser_{n}": (_dep(decl, call), call, "not supported within a deparser")
        for n, decl, call in (("counter_count", "counter(4, CounterType.packets) c;", "c.count(1);"),
