@@ -15,7 +15,9 @@ from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
 from .checks import check_generic_operands
 from .checks_decls import check_pkginfo
-from .lexer import NON_TYPE_KEYWORDS
+from .lexer import NON_TYPE_KEYWORDS, tokenize
+from .parser import Parser
+from .preprocessor import Line
 from .table_successors import check_single_apply, check_table_successors, midend_kept_tables
 from .key_copies import propagate_key_copies
 from .switch_cases import drop_unvisited_locals
@@ -32,6 +34,15 @@ class BlockRules:
     # be overloaded by their parameters; error and match_kind declarations merge)
     _UNIQUE_KINDS = {"header", "struct", "header_union", "typedef", "const", "enum", "parser", "control",
                      "parser_type", "control_type", "package", "instance", "action", "extern_obj"}
+
+    @staticmethod
+    def annotation_expr(text: str, loc: Loc) -> Node | None:
+        """An annotation argument's text (tokens joined by spaces) parsed as one expression, as
+        p4c parses the bodies of the annotations it knows (``@field_list(1 + 1)``); None where it
+        is not one (elab_types.field_list_index; here, not there: the lexer imports elab_types)."""
+        ps = Parser(tokenize([Line(loc.file, loc.line, text)]))
+        n = ps.expr()
+        return n if ps.t.kind == "eof" else None
 
     def check_v1model_version(self, v: Node) -> None:
         """``V1MODEL_VERSION`` (v1model.p4: ``const bit<32> __v1model_version = V1MODEL_VERSION;``)
@@ -125,6 +136,9 @@ class BlockRules:
                 self.__dict__.setdefault("match_kind_decls", {}).update((m, d) for m in d.members)
             elif k in ("extern_obj", "extern_func"):
                 self.externs[d.name] = d
+                for m in ([d] if k == "extern_func" else d.methods):
+                    for p in m.params:   # (p4c: "parameter cannot have type control I", as a package's)
+                        self.block_kind_of(p.type)
             elif k == "action":
                 self.global_scope.add(d.name, ("action", d.name))
                 self.action_nodes[d.name] = d
@@ -144,6 +158,9 @@ class BlockRules:
                 self.check_block_param_types(d)
             elif k in ("parser_type", "control_type"):
                 self.block_types[d.name] = k[:-5]
+            elif k == "package":
+                for p in d.params:   # (p4c: "parameter cannot have type control I" at the declaration; errs26)
+                    self.block_kind_of(p.type)
             elif k == "instance":
                 if d.name == "main":
                     main = d

@@ -442,6 +442,7 @@ class CtorRules:
         v1model.p4 declares (``(counter<bit<32>> c)`` before 20200408)."""
         for p in list(d.get("ctor_params") or ()) + list(d.params or ()):
             t = p.type
+            self.block_kind_of(t)   # (a control/parser declaration as a type: p4c refuses it; errs26)
             decl = self.externs.get(t.name) if t.kind == "typename" else None
             if decl is not None and decl.kind == "extern_obj" and decl.tparams and not t.get("args"):
                 raise E(p.loc, f"Type parameters needed for {p.name} (its type {t.name} takes "

@@ -687,14 +687,14 @@ class ExternRules:
             else:
                 nargs(3)
                 self.coerce(self.expr(args[2], scope), ["bit", 8], args[2].loc)   # v1model: in bit<8> index
-                fl = self.const_int(args[2], "field list index") & 0xFF   # (bit<8>: -1 is list 255, as p4c; errs19)
+                fl = self.const_int(args[2], "field list index", scope=scope) & 0xFF   # (bit<8>: -1 is list 255, as p4c; errs19)
             sess = self.coerce(self.expr(args[1], scope), ["bit", 32], args[1].loc)
             self.clone_type_check(name, ctype, role, loc)
             return [{"s": "clone", "session": sess, "fl": fl, "type": ctype}]
         if name in ("resubmit_preserving_field_list", "recirculate_preserving_field_list"):
             nargs(1)
             self.coerce(self.expr(args[0], scope), ["bit", 8], args[0].loc)   # v1model: in bit<8> index
-            fl = self.const_int(args[0], "field list index") & 0xFF   # (bit<8>: -1 is list 255, as p4c)
+            fl = self.const_int(args[0], "field list index", scope=scope) & 0xFF   # (bit<8>: -1 is list 255, as p4c)
             role = self.ctx.get("role")
             kind = "resubmit" if name.startswith("resubmit") else "recirculate"
             # BMv2 keeps these requests in packet registers: resubmit is acted on at the end of

@@ -441,8 +441,10 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
                     return [self.apply_subcontrol(ent[1], call, scope)]
                 if ent and ent[0] == "subparser":
                     return [self.apply_subparser(ent[1], call, scope)]
-                if ent and ent[0] == "misplaced_block":   # (declare_instance; p4c names the apply call)
-                    raise E(call.loc, ent[1].message)
+                if ent and ent[0] == "misplaced_block":   # (declare_instance)
+                    # p4c names the apply call of a parser in a control, the instance of a
+                    # control in a parser (probed, helper errs26)
+                    raise ent[1] if self.ctx.get("kind") == "parser" else E(call.loc, ent[1].message)
                 if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):
                     return [self.direct_invocation(ent[0], ent[1], base.name, call, scope)]
             bent = (self.global_scope if base.get("top") else scope).lookup(base.name) if base.kind == "name" else None

@@ -293,6 +293,9 @@ class TypeRules:
             return None if a is None else (a >> ir["lo"]) & ((1 << (ir["hi"] - ir["lo"] + 1)) - 1)
         if op == "tuple_idx" and ir["a"]["op"] == "list":   # an element of a constant tuple
             return self.fold(ir["a"]["items"][ir["i"]])
+        if op == "field" and ir["base"]["op"] == "mk" and ir["f"] in ir["base"].get("fields", ()):
+            # a field of a constant struct or header (`const bit<8> K2 = K.a;`: p4c folds it; errs26)
+            return self.fold(ir["base"]["vals"][ir["base"]["fields"].index(ir["f"])])
         return None
 
     def declared_constant(self, t, value: Node, scope):
@@ -493,6 +496,17 @@ class TypeRules:
         enum, _, member = (p.strip() for p in text.partition("."))
         if self.enums.get(enum, {}).get("base") and isinstance(self.enums[enum]["members"].get(member), int):
             return self.enums[enum]["members"][member]   # a serializable enum member (E.Field)
+        try:
+            # any other constant expression (`@field_list(1 + 1)`: p4c parses the body as an
+            # expression and folds it; probed, helper errs26)
+            n = self.annotation_expr(text, loc)   # (elab_blocks)
+            v = None if n is None else self.const_int(n, "@field_list index")
+        except P4CompileError:
+            v = None
+        if v is not None and v >= 0:
+            return v
+        if v is not None:   # (p4c: "-1: Value too large for ...")
+            raise E(loc, f"@field_list({text}) on {struct}.{field}: {v}: Value too large (a negative index)")
         raise E(loc, f"@field_list({text}) on {struct}.{field}: the index must be an integer literal, "
                      "a constant or a serializable enum member declared before the struct")
 
