@@ -41,7 +41,8 @@ def test_model_killed_mid_run_resumes_bit_identically(tmp_path, model):
     progress = max([fail["killed_after_iteration"], fail["consistent_checkpoint"]]
                    + [v for v in fail["last_iteration"].values() if v is not None])
     assert progress <= fail["killed_after_iteration"] + 1, fail
-    assert 1 < resume["first_iteration"] == fail["consistent_checkpoint"] + 1 <= progress + 1, (resume, fail)
+    assert 1 < resume["first_iteration"] <= progress + 1, (resume, fail)
+    assert resume["first_iteration"] >= fail["consistent_checkpoint"] + 1, (resume, fail)   # (test_e2e's floor)
     for r, c in res["verification"]["ranks"].items():
         cats = c["categories"]
         assert c["identical"] and cats["params"]["compared"] > 0 and cats["optimizer"]["compared"] > 0, (r, cats)
