@@ -423,14 +423,14 @@ class Predication:
 
 #: what p4c's DismantleExpression walks into looking for a Mux: unary operations (a cast too) and
 #: slices; it stops at binary operations, members and indexes without calls
-_INTO = ("cast", "un", "slice")
+MUX_WRAPPERS = ("cast", "un", "slice")
 
 
 def dismantle_muxes(body: list, pred: "Predication") -> list:
     """``body`` with each ``?:`` p4c's front-end SideEffectOrdering dismantles made an ``if``
     assigning a temporary (``x = c ? a : b`` -> ``if (c) { tmp = a; } else { tmp = b; } x = tmp``,
     the temporaries declared first): the right-hand side of an assignment and an ``if``
-    condition, through :data:`_INTO` and nested ``?:`` arms.  Predication then sees those ifs --
+    condition, through :data:`MUX_WRAPPERS` and nested ``?:`` arms.  Predication then sees those ifs --
     with a read of ``x`` in a later ``if`` of the same branch p4c loses that ``if`` (fuzz_mutants
     seed 2955: ``e1 = c5 ? 4 : o5; if (e1 == 2) { e1 = 7; }`` in an else branch is ``e1 = c4 ? e1 :
     tmp`` twice on BMv2).  ``body`` itself when there is none."""
@@ -452,7 +452,7 @@ def dismantle_muxes(body: list, pred: "Predication") -> list:
                 arms.append(pre + [{"s": "assign", "l": dict(var), "r": v}])
             out.append({"s": "if", "c": c, "then": arms[0], "else": arms[1]})
             return dict(var)
-        if e.get("op") in _INTO:
+        if e.get("op") in MUX_WRAPPERS:
             a = expr(e["a"], out)
             return e if a is e["a"] else dict(e, a=a)
         return e

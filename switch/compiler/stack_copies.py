@@ -39,7 +39,7 @@ from .elab_common import ir_dicts
 _PATH_OPS = ("var", "field", "stack_idx")
 
 
-def _element(e: dict, i: int, t: list, size: int) -> dict:
+def element_of(e: dict, i: int, t: list, size: int) -> dict:
     return {"op": "stack_idx", "st": e, "i": {"op": "const", "v": i, "t": ["bit", 32]}, "t": t, "size": size}
 
 
@@ -56,7 +56,7 @@ def stack_element_copies(st: dict, dest, val, elem_of) -> list:
     et = elem_of(t)
     if src is None or "[*]" in src or overlap(src, dest) or (et or [None])[0] != "header":
         return []
-    return [(f"{dest}[{i}]", _element(val, i, et, t[2])) for i in range(t[2])]
+    return [(f"{dest}[{i}]", element_of(val, i, et, t[2])) for i in range(t[2])]
 
 
 def split_stack_read(st: dict, copies: dict) -> list | None:
@@ -85,7 +85,7 @@ def split_stack_read(st: dict, copies: dict) -> list | None:
         if dp is None or "[*]" in dp or overlap(dp, src):
             return None
     n = val["t"][2]
-    return head + [{"s": "assign", "l": _element(dest, i, et, n), "r": _element(val, i, et, n)} for i in range(n)]
+    return head + [{"s": "assign", "l": element_of(dest, i, et, n), "r": element_of(val, i, et, n)} for i in range(n)]
 
 
 def _copied_stack(e, copies: dict):
@@ -125,7 +125,7 @@ def split_call_args(st: dict, copies: dict) -> list | None:
         tmp = {"op": "var", "n": "v0_arg_" + re.sub(r"\W", "_", src), "t": e["t"]}
         n = e["t"][2]
         head.append({"s": "decl", "n": tmp["n"], "t": e["t"], "init": None})
-        head.extend({"s": "assign", "l": _element(tmp, i, et, n), "r": _element(e, i, et, n)} for i in range(n))
+        head.extend({"s": "assign", "l": element_of(tmp, i, et, n), "r": element_of(e, i, et, n)} for i in range(n))
         if back:   # (an inout one: the inliner copies the parameter back after the body)
             tail.append({"s": "assign", "l": e, "r": tmp})
         return tmp

@@ -13,7 +13,7 @@ from .call_copies import call_guard
 from .copy_paths import ir_path, may_write, overlap, path_reads
 from .elab_common import ir_dicts, ir_replace
 from .header_init import has_method_call
-from .predication import _INTO, dismantle_muxes
+from .predication import MUX_WRAPPERS, dismantle_muxes
 
 
 def unused_by_dead_cases(actions: dict, cases: list, v) -> dict:
@@ -233,7 +233,7 @@ def _zeroed_mux(st: dict) -> dict | None:
     none, or it calls anything but a function without out/inout arguments (not followed)."""
     key = {"assign": "r", "if": "c"}.get(st.get("s"))
     e = st.get(key) if key else None
-    while isinstance(e, dict) and e.get("op") in _INTO:
+    while isinstance(e, dict) and e.get("op") in MUX_WRAPPERS:
         e = e["a"]
     if not isinstance(e, dict) or e.get("op") != "cond" or \
             any(str(d.get("op", "")).startswith("call") and d.get("op") != "call_fn" for d in ir_dicts(e)):

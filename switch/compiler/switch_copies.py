@@ -56,8 +56,8 @@ from .elab_common import has_call, ir_dicts, ir_replace
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
 from .dead_reads import drop_dead_field_stores
 from .header_init import folded, has_method_call
-from .predication import _INTO
-from .stack_copies import _element, hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, whole_operands
+from .predication import MUX_WRAPPERS
+from .stack_copies import element_of, hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, whole_operands
 
 
 def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
@@ -229,7 +229,7 @@ def _mux_temporary(st: dict, val: dict, tmp: dict, lst: list) -> dict:
 
 def _mux_of(e: dict) -> dict:
     """The ``?:`` at the top of ``e`` or under the casts, unary operations, slices p4c dismantles through."""
-    while e.get("op") in _INTO:
+    while e.get("op") in MUX_WRAPPERS:
         e = e["a"]
     return e
 
@@ -482,13 +482,13 @@ def _copy_in(st: dict, path: str, val: dict, copies: dict) -> list:
             guards.append(call_guard(st, d))
     if lv is None or None in guards:
         return []
-    copy = {"s": "assign", "l": dict(lv), "r": dict(val)}
+    store = {"s": "assign", "l": dict(lv), "r": dict(val)}
     if True in guards:
-        return [copy]
+        return [store]
     guard = guards[0]
     for g in guards[1:]:   # (`c ? tk(m) : tk(m) + 1`: either arm)
         guard = {"op": "bin", "o": "||", "a": guard, "b": g, "t": ["bool"]}
-    return [{"s": "if", "c": _put_all(guard, copies), "then": [copy], "else": []}]
+    return [{"s": "if", "c": _put_all(guard, copies), "then": [store], "else": []}]
 
 
 def _past_call(copies: dict, body: list | None) -> None:
@@ -659,7 +659,7 @@ def copy_back_copies(subs: list, roots: list) -> None:
                             "r": v["v"] if v.get("op") == "whole" else v} for k, v in end.items()
                            if k.startswith(p["py"] + ".") and k[len(p["py"]) + 1:].isidentifier()]
             elif p["t"][0] == "stack":   # (a stack's copy-back goes element by element: CopyStructures)
-                stores += [{"s": "assign", "l": _element(var, i, w["t"], p["t"][2]), "r": w["v"]}
+                stores += [{"s": "assign", "l": element_of(var, i, w["t"], p["t"][2]), "r": w["v"]}
                            for i in range(p["t"][2]) if (w := end.get(f"{p['py']}[{i}]")) and w.get("op") == "whole"]
         sts.extend(stores)
 

@@ -641,7 +641,6 @@ class StatementGen:
                 self.assign(ind, lv, val, t, by_member=True)
 
 
-
 def _dyn_index(e) -> bool:
     """Whether an IR expression indexes a header stack with a run-time value."""
     if isinstance(e, dict):
