@@ -165,3 +165,22 @@ def test_a_bmv2_gone_when_an_op_starts_is_its_death(targets, monkeypatch):
     assert res.p4c_ok and only_bmv2(res.died) and len(calls) == 6
     monkeypatch.setattr(fuzz_p4rt, "run_both", real)
     assert not run_seed(targets, 0, 3).died   # restarted
+
+
+@pytest.mark.parametrize("times, differs", [(1, False), (2, True)])
+def test_a_missed_deadline_on_a_read_only_op_is_asked_again(targets, monkeypatch, times, differs):
+    """The official CI of ae81f90a: seed 5165's op 6 (GetForwardingPipelineConfig ALL) differed while
+    the rest shard loaded both cores.  A transport failure (DEADLINE_EXCEEDED) on a read-only op is
+    asked again on both switches; one that happens twice stays a finding."""
+    import fuzz_p4rt
+    real, left = fuzz_p4rt.run_op, [times]
+
+    def run_op(side, op, norm):
+        if op[0] == "getcfg" and side.target is targets.cm and left[0]:
+            left[0] -= 1
+            return ("ERR", "DEADLINE_EXCEEDED")
+        return real(side, op, norm)
+    monkeypatch.setattr(fuzz_p4rt, "run_op", run_op)
+    res = redo_if_bmv2_died(lambda: run_seed(targets, 5165, 7), lambda r: only_bmv2(r.died))
+    assert res.p4c_ok and not res.died and left == [0]
+    assert [i for i, *_ in res.findings] == ([6] if differs else [])
