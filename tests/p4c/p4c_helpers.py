@@ -28,6 +28,11 @@ def program(top: str = "", locals: str = "", body: str = "") -> str:
     return TEMPLATE.format(top=top, locals=locals, body=body)
 
 
+def with_stack(text: str) -> str:
+    """``text`` (from program()) with a two-element stack ``hs`` of ``h_t`` beside ``h`` in the headers."""
+    return text.replace("struct headers { h_t h; }", "struct headers { h_t h; h_t[2] hs; }")
+
+
 def line_of(text: str, needle: str) -> tuple[int, int]:
     """1-based (line, column) of the first occurrence of ``needle``."""
     for i, ln in enumerate(text.split("\n"), 1):

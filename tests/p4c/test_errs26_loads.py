@@ -11,14 +11,13 @@ probes s_sb_sp_stack_next, ss3/*, sscheck.py on simple_switch_grpc):
 from __future__ import annotations
 
 import test_load_refused as base
-from p4c_helpers import program
+from p4c_helpers import program, with_stack
 
 _SP = "parser SP(packet_in p, out h_t x) { state start { p.extract(x); transition accept; } }"
 
 
 def _subparser_next() -> str:
-    return program(top=_SP).replace(
-        "struct headers { h_t h; }", "struct headers { h_t h; h_t[2] hs; }").replace(
+    return with_stack(program(top=_SP)).replace(
         "    state start { pkt.extract(hdr.h); transition accept; }",
         "    SP() sp;\n    state start { pkt.extract(hdr.h); transition select(hdr.h.a) { 9: s1; default: accept; } }\n"
         "    state s1 { sp.apply(pkt, hdr.hs.next); transition accept; }")

@@ -7,18 +7,13 @@ action call with the table's argument) and writes an ``assign_header`` into a
 from __future__ import annotations
 
 import test_load_refused as base
-from p4c_helpers import program
+from p4c_helpers import program, with_stack
 
 _INVALID_TYPE = "Invalid 'type' in expression"
-_HS = "struct headers { h_t h; }"
-
-
-def _stack(text: str) -> str:
-    return text.replace(_HS, "struct headers { h_t h; h_t[2] hs; }")
 
 
 def _fn(fn: str, locals_: str, body: str) -> str:
-    return _stack(program(locals=locals_, body=body)).replace("control I(", fn + "\ncontrol I(")
+    return with_stack(program(locals=locals_, body=body)).replace("control I(", fn + "\ncontrol I(")
 
 
 REFUSED = {
@@ -35,15 +30,15 @@ REFUSED = {
         _fn("void f(inout headers q) { q.hs[q.h.a & 1] = q.h; }", "    action a() { f(hdr); }",
             "        a();"), "q.hs[q.h.a & 1] = q.h;", _INVALID_TYPE),
     "whole_element_out_action_argument_bound_in_a_table": (
-        _stack(program(locals="    action a(out h_t q) { q = hdr.h; }\n"
+        with_stack(program(locals="    action a(out h_t q) { q = hdr.h; }\n"
                               "    table t { actions = { a(hdr.hs[m.x]); } default_action = a(hdr.hs[m.x]); }",
                        body="        m.x = hdr.h.a & 1; t.apply();")), "[m.x]); }", _INVALID_TYPE),
     "whole_element_inout_action_argument_bound_in_a_table": (
-        _stack(program(locals="    action a(inout h_t q) { q.a = 3; }\n"
+        with_stack(program(locals="    action a(inout h_t q) { q.a = 3; }\n"
                               "    table t { actions = { a(hdr.hs[m.x]); NoAction; } }",
                        body="        m.x = hdr.h.a & 1; t.apply();")), "[m.x]); NoAction", _INVALID_TYPE),
     "whole_element_out_action_argument_bound_in_a_table_after_a_constant_store": (
-        _stack(program(locals="    action a(out h_t q) { q = hdr.h; }\n"
+        with_stack(program(locals="    action a(out h_t q) { q = hdr.h; }\n"
                               "    table t { actions = { a(hdr.hs[m.x]); } default_action = a(hdr.hs[m.x]); }",
                        body="        m.x = 1; t.apply();")), "[m.x]); }", _INVALID_TYPE),
     "whole_element_store_at_a_runtime_index_in_a_function_called_by_a_function": (

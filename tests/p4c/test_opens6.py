@@ -13,7 +13,7 @@ from __future__ import annotations
 
 
 import test_load_refused as base
-from p4c_helpers import program
+from p4c_helpers import program, with_stack
 
 _NO_FIELD = "No field 'userMetadata."
 _DU = "if (mm.x != 1) { mm.x = mm.x + 1; } else if (mm.x != 3) { mm.x = 3; }"
@@ -54,47 +54,42 @@ LOADED = {
 # constant propagation into the index, a read, an initializer and a sub-control's argument load
 # (elab_load_refusals.note_element_store)
 _INVALID_TYPE = "Invalid 'type' in expression"
-_HS = "struct headers { h_t h; }"
-
-
-def _stack(text: str) -> str:
-    return text.replace(_HS, "struct headers { h_t h; h_t[2] hs; }")
 
 
 _DUQ = "if (q.a != 1) { q.a = q.a + 1; } else if (q.a != 3) { q.a = 3; }"
 REFUSED.update({
     "whole_element_store_at_a_runtime_index": (
-        _stack(program(body="        m.x = hdr.h.a & 1; hdr.hs[m.x] = hdr.h;")), "hdr.hs[m.x] = hdr.h;", _INVALID_TYPE),
+        with_stack(program(body="        m.x = hdr.h.a & 1; hdr.hs[m.x] = hdr.h;")), "hdr.hs[m.x] = hdr.h;", _INVALID_TYPE),
     "whole_element_store_at_a_runtime_index_in_an_action": (
-        _stack(program(locals="    action a() { m.x = hdr.h.a & 1; hdr.hs[m.x] = hdr.h; }", body="        a();")),
+        with_stack(program(locals="    action a() { m.x = hdr.h.a & 1; hdr.hs[m.x] = hdr.h; }", body="        a();")),
         "hdr.hs[m.x] = hdr.h; }", _INVALID_TYPE),
     "whole_element_inout_function_argument_at_a_runtime_index": (
-        _stack(_with(f"void f(inout h_t q) {{ {_DUQ} }}", "", "        m.x = hdr.h.a & 1; f(hdr.hs[m.x]);")),
+        with_stack(_with(f"void f(inout h_t q) {{ {_DUQ} }}", "", "        m.x = hdr.h.a & 1; f(hdr.hs[m.x]);")),
         "[m.x]);", _INVALID_TYPE),
     "whole_element_out_action_argument_at_a_runtime_index": (
-        _stack(program(locals="    action a(out h_t q) { q = hdr.h; }", body="        m.x = hdr.h.a & 1; a(hdr.hs[m.x]);")),
+        with_stack(program(locals="    action a(out h_t q) { q = hdr.h; }", body="        m.x = hdr.h.a & 1; a(hdr.hs[m.x]);")),
         "[m.x]);", _INVALID_TYPE),
     "whole_element_store_at_a_runtime_index_in_a_parser": (
-        _stack(program(body="        hdr.h.a = 1;")).replace(
+        with_stack(program(body="        hdr.h.a = 1;")).replace(
             "pkt.extract(hdr.h); transition accept;", "pkt.extract(hdr.h); m.x = hdr.h.a & 1; hdr.hs[m.x] = hdr.h; transition accept;"),
         "hdr.hs[m.x] = hdr.h; transition", _INVALID_TYPE),
 })
 LOADED.update({
-    "whole_element_store_at_a_propagated_constant_index_in_a_parser": _stack(program(body="        hdr.h.a = 1;")).replace(
+    "whole_element_store_at_a_propagated_constant_index_in_a_parser": with_stack(program(body="        hdr.h.a = 1;")).replace(
         "pkt.extract(hdr.h); transition accept;", "pkt.extract(hdr.h); m.x = 1; hdr.hs[m.x] = hdr.h; transition accept;"),
-    "whole_element_store_at_a_propagated_constant_index": _stack(program(
+    "whole_element_store_at_a_propagated_constant_index": with_stack(program(
         body="        m.x = 1; hdr.hs[m.x] = hdr.h;")),
-    "whole_element_store_at_a_propagated_constant_index_in_an_action": _stack(program(
+    "whole_element_store_at_a_propagated_constant_index_in_an_action": with_stack(program(
         locals="    action a() { m.x = 1; hdr.hs[m.x] = hdr.h; }", body="        a();")),
-    "whole_element_read_at_a_runtime_index": _stack(program(
+    "whole_element_read_at_a_runtime_index": with_stack(program(
         body="        m.x = hdr.h.a & 1; hdr.hs[0] = hdr.hs[m.x];")),
-    "whole_element_initializer_at_a_runtime_index": _stack(program(
+    "whole_element_initializer_at_a_runtime_index": with_stack(program(
         body="        m.x = hdr.h.a & 1; hdr.hs[m.x] = { 1, 2, 3 };")),
-    "whole_element_in_function_argument_at_a_runtime_index": _stack(_with(
+    "whole_element_in_function_argument_at_a_runtime_index": with_stack(_with(
         "void f(in h_t q, out bit<8> v) { v = q.a; }", "", "        m.x = hdr.h.a & 1; f(hdr.hs[m.x], hdr.h.c);")),
-    "whole_element_subcontrol_argument_at_a_runtime_index": _stack(_with(
+    "whole_element_subcontrol_argument_at_a_runtime_index": with_stack(_with(
         "control C(inout h_t q) { apply { q.a = 5; } }", "    C() c;", "        m.x = hdr.h.a & 1; c.apply(hdr.hs[m.x]);")),
-    "whole_element_store_in_an_unused_action": _stack(program(
+    "whole_element_store_in_an_unused_action": with_stack(program(
         locals="    action a() { hdr.hs[m.x] = hdr.h; }", body="        hdr.h.a = 1;")),
 })
 
