@@ -442,6 +442,25 @@ class Testbed:
             common = held if common is None else common & held
         return max(common) if common else None
 
+    def settled_checkpoint(self, quiet: float = 1.0, limit: float = 10.0) -> int | None:
+        """:meth:`ckpt_iteration` once the shadows stop moving: with the trainers stopped, copies the
+        switch still queues (the embedded target runs behind under load) may complete iterations after
+        the kill (CI of 16744eda: the checkpoint read at once was 2, the shadows published 3-4 later
+        and the job resumed at 5).  Waits for ``quiet`` seconds without a new packet, publication or
+        pending change on any shard, at most ``limit`` seconds; an iteration the kill cut short stays
+        pending and is never published (it does not hold the wait past ``quiet``)."""
+        keys = ("latest_iteration", "packets", "pending")
+        deadline = time.monotonic() + limit
+        last, since = None, time.monotonic()
+        while time.monotonic() < deadline:
+            now = tuple((p.latest or {}).get(k) for p in self.pollers.values() for k in keys)
+            if now != last:
+                last, since = now, time.monotonic()
+            elif time.monotonic() - since >= quiet:
+                break
+            time.sleep(0.1)
+        return self.ckpt_iteration()
+
     def train_phase(self, phase: str, resume: bool, master_port: int, fail_at: int | None = None,
                     fail_rank: int | None = None) -> dict:
         """Run one training phase to completion (or to the injected failure); returns its record."""
@@ -572,7 +591,9 @@ class Testbed:
         for n in names.values():
             self.procs.forget(n)
         self.event("trainers_stopped", phase=info["phase"])
-        ck = self.ckpt_iteration()
+        t_settle = time.monotonic()
+        ck = self.settled_checkpoint()
+        info["shadow_settle_s"] = round(time.monotonic() - t_settle, 3)
         statuses = {s: (p.latest or {}).get("latest_iteration") for s, p in self.pollers.items()}
         info.update(killed_rank=rank, killed_after_iteration=it_kill, exit_status=rc,
                     t_kill=round(t_kill - self.t0, 3), exit_detect_s=round(t_exit - t_kill, 3),
