@@ -15,12 +15,15 @@ import os
 import re
 from dataclasses import dataclass
 
+from .cpp_tokens import (MARK, PAINT, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
+                         literal_end, paint, substitute, unmark)
 from .errors import Loc, P4CompileError
 
 BUILTIN_DIR = os.path.join(os.path.dirname(__file__), "include")
 BUILTIN_HEADERS = {"core.p4", "v1model.p4"}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MAX_INCLUDE_DEPTH = 32
+_UNTERMINATED = "unterminated argument list invoking macro"
 
 
 @dataclass
@@ -99,118 +102,6 @@ def _lines_inside_string(text: str) -> set[int]:
         out.update(range(line + 1, line + 1 + text.count("\n", j, k)))
         i = k + 1
     return out
-
-
-def cpp_respace(line: str, in_comment: bool) -> tuple[str, bool]:
-    """A continuation line of a string literal written over several lines as p4c's cpp prints it,
-    and whether a ``/* */`` comment is still open at its end.  cpp takes the opening line's ``"``
-    for an unterminated literal that ends with the line, but reads each later line as tokens: its
-    first token is indented to its column (a tab counts as one), a run of blanks between tokens
-    becomes one space, blanks at the end go; a comment (kept, ``-C``), a literal closed on the line
-    and an unterminated ``"``/``'`` (to the end of the line) are printed as written.  The string
-    p4c's lexer then reads holds those lines (an annotation's text in the P4Info)."""
-    n = len(line)
-    if in_comment:
-        j = line.find("*/")
-        if j < 0:
-            return line, True
-        out, i = [line[:j + 2]], j + 2
-    else:
-        i = len(line) - len(line.lstrip(" \t\f\v"))
-        if i == n:
-            return "", False
-        out = [" " * i]
-    space = False
-    while i < n:
-        c = line[i]
-        if c in " \t\f\v":
-            space, i = True, i + 1
-            continue
-        if space:
-            out.append(" ")
-            space = False
-        if line.startswith("//", i):
-            out.append(line[i:])
-            break
-        if line.startswith("/*", i):
-            j = line.find("*/", i + 2)
-            if j < 0:
-                out.append(line[i:])
-                return "".join(out), True
-            out.append(line[i:j + 2])
-            i = j + 2
-        elif c in "\"'":
-            j = i + 1
-            while j < n and line[j] != c:
-                j += 2 if line[j] == "\\" else 1
-            out.append(line[i:j + 1])
-            i = j + 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out), False
-
-
-def _literal_end(text: str, i: int) -> int:
-    """The index after the string or character literal that starts at ``i`` (or the text's end)."""
-    q, j, n = text[i], i + 1, len(text)
-    while j < n and text[j] != q:
-        j += 2 if text[j] == "\\" else 1
-    return min(j + 1, n)
-
-
-_PARAM_STRING = re.compile(r"#\s*([A-Za-z_][A-Za-z0-9_]*)")
-_PP_NUMBER = re.compile(r"\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*")
-
-
-def _stringify(arg: str) -> str:
-    """cpp's ``#param``: the argument's text, blanks at its ends dropped and every run of blanks
-    between its tokens one space, in quotes; ``"`` and ``\\`` escaped inside its literals only."""
-    out, i, n, space = [], 0, len(arg), False
-    while i < n:
-        c = arg[i]
-        if c in " \t\n\r\f\v":
-            space, i = True, i + 1
-            continue
-        if space and out:
-            out.append(" ")
-        space = False
-        if c in "\"'":
-            j = _literal_end(arg, i)
-            out.append(arg[i:j].replace("\\", "\\\\").replace('"', '\\"'))
-            i = j
-        else:
-            out.append(c)
-            i += 1
-    return '"' + "".join(out) + '"'
-
-
-def _substitute(body: str, sub: dict) -> str:
-    """A function-like macro's body with its parameters replaced, as cpp does it: ``#param`` is the
-    argument as a string (:func:`_stringify`); no parameter is replaced inside a literal of the body
-    or inside a number (``8wN`` is one pp-number)."""
-    out, i, n = [], 0, len(body)
-    while i < n:
-        c = body[i]
-        if c in "\"'":
-            j = _literal_end(body, i)
-            out.append(body[i:j])
-            i = j
-            continue
-        if c == "#" and not body.startswith("##", i) and not (i and body[i - 1] == "#"):
-            m = _PARAM_STRING.match(body, i)
-            if m and m.group(1) in sub:
-                out.append(_stringify(sub[m.group(1)]))
-                i = m.end()
-                continue
-        m = _IDENT.match(body, i) or _PP_NUMBER.match(body, i)
-        if m:
-            out.append(sub.get(m.group(0), m.group(0)))
-            i = m.end()
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
 
 
 #: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is
@@ -472,7 +363,7 @@ class Preprocessor:
                 elif d in ("include", "include_next", "import"):
                     m2 = re.match(r'(<([^>]+)>|"([^"]+)")', rest)
                     if not m2:   # `#include NAME`: cpp expands the macros first
-                        m2 = re.match(r'(<([^>]+)>|"([^"]+)")', self.expand(rest, loc).strip())
+                        m2 = re.match(r'(<([^>]+)>|"([^"]+)")', unmark(self.expand(rest, loc)).strip())
                     if not m2:
                         raise P4CompileError(loc, f"#include expects <file> or \"file\", got {rest!r}")
                     angle = m2.group(2) is not None
@@ -501,7 +392,7 @@ class Preprocessor:
                 elif d in ("pragma", "warning", "ident", "sccs", "assert", "unassert"):
                     pass
                 elif d == "line":
-                    m2 = re.match(r'(\d+)(\s+"([^"]*)")?', self.expand(rest, loc).strip())
+                    m2 = re.match(r'(\d+)(\s+"([^"]*)")?', unmark(self.expand(rest, loc)).strip())
                     if not m2 or int(m2.group(1)) == 0:
                         raise P4CompileError(loc, f"{rest.split()[0] if rest else 'nothing'!r} after #line "
                                                   "is not a positive integer")
@@ -518,7 +409,7 @@ class Preprocessor:
                     if local:   # (the call ended inside an #if of its arguments)
                         raise P4CompileError(Loc(file, lineno, 1), "a call of a macro ends inside an #if "
                                                                    "of its arguments (not supported)")
-                    tail = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", line)
+                    tail = re.search(r"([A-Za-z_][A-Za-z0-9_]*)(?:\x01\d+\x01)?\s*$", line)
                     if not (tail and (self.macros.get(tail.group(1)) or Macro(None, "")).params is not None
                             and i + joined < len(raw) and raw[i + joined].lstrip().startswith("(")):
                         break
@@ -528,9 +419,13 @@ class Preprocessor:
                     # cpp collects a function-like macro's arguments over the lines that follow
                     # (`F(1,` / `2)`); the expansion stays on the call's line, the lines it took
                     # are left empty, as in cpp's output
-                    if err.message != "unterminated call of macro" and not err.message.startswith(
-                            "unterminated call of macro ") or i + joined >= len(raw):
+                    if err.message != "unterminated call of macro" and not err.message.startswith(_UNTERMINATED):
                         raise
+                    if i + joined >= len(raw):   # cpp names the end of the file
+                        last = len(orig) - 1 if len(orig) > 1 and orig[-1] == "" else len(orig)
+                        raise P4CompileError(Loc(file, last, len(orig[last - 1]) + 1), err.message if
+                                             err.message != "unterminated call of macro" else
+                                             f'{_UNTERMINATED} "{tail.group(1)}"') from None
                     nxt = raw[i + joined]
                     if nxt.lstrip().startswith("#") and orig[i + joined].lstrip().startswith("#"):
                         # cpp runs the conditional directives among a call's arguments
@@ -543,10 +438,16 @@ class Preprocessor:
                     if local and not local[-1][0]:   # a line of a branch not taken
                         joined += 1
                         continue
-                    if "__LINE__" not in self.macros:   # (cpp: an argument's __LINE__ is its own line)
-                        nxt = re.sub(r"\b__LINE__\b", str(i + joined + 1 + cpp_delta), nxt)
-                    line = line + " " + nxt
+                    # the line's tokens as cpp reads them into the call (cpp_tokens.join_segment), its
+                    # macro names pinned to its line (cpp: an argument's __LINE__ is its own line)
+                    nxt = join_segment(self._pin(nxt, i + joined + 1 + cpp_delta))
+                    if nxt:
+                        line = line + "\n" + nxt
                     joined += 1
+            if active:
+                text = unmark(text)
+                if "\n" in text:
+                    text = text.replace("\n", " ")
             if active and lineno - 1 in in_string:
                 text, in_comment = cpp_respace(text, in_comment)
             else:
@@ -617,6 +518,9 @@ class Preprocessor:
         return name in self.macros or name in _BUILTINS
 
     def expand(self, text: str, loc: Loc, depth: int = 0) -> str:
+        """``text`` with its macros expanded, rescanned until none is left.  The expansions are
+        bracketed by :data:`~.cpp_tokens.MARK` s (removed by :func:`~.cpp_tokens.unmark`); a name
+        pinned to a line (:meth:`_pin`) gives __LINE__, and its body's names, that line."""
         if depth > 32 or not (self.macros or "__" in text):
             return text
         out, pos, changed = [], 0, False
@@ -626,35 +530,33 @@ class Preprocessor:
                 continue
             # skip identifiers inside string literals and numeric suffixes like 8w0, and the operand
             # of `defined` (cpp never expands it, also where a macro's expansion brings `defined`)
-            if text.count('"', 0, m.start()) % 2 or (m.start() > 0 and text[m.start() - 1].isalnum()) \
+            if in_literal(text, m.start()) or (m.start() > 0 and text[m.start() - 1].isalnum()) \
                     or re.search(r"\bdefined\s*\(?\s*$", text[:m.start()]):
+                continue
+            pm = PIN.match(text, m.end())
+            pin, end = (int(pm.group(1)), pm.end()) if pm else (None, m.end())
+            if text.startswith(PAINT, end):   # (cpp: a macro's name in its own body)
                 continue
             mac = self.macros.get(name)
             if mac is None:
-                b = self.builtin(name, loc)
+                b = self.builtin(name, loc if pin is None else Loc(loc.file, pin, loc.col))
                 if b is not None:
-                    out.append(text[pos:m.start()])
-                    out.append(b)
-                    pos = m.end()
+                    out += [text[pos:m.start()], MARK + b + MARK]
+                    pos = end
                 continue
             if mac.params is None:
-                out.append(text[pos:m.start()])
-                out.append(mac.body)
-                pos = m.end()
+                out += [text[pos:m.start()], MARK + paint(mac.body if pin is None else self._pin(mac.body, pin), name) + MARK]
+                pos = end
                 changed = True
                 continue
-            j = m.end()
-            while j < len(text) and text[j] == " ":
-                j += 1
+            j = SKIP_TO_PAREN.match(text, end).end()
             if j >= len(text) or text[j] != "(":
                 continue
             lvl, k, args, start = 0, j, [], j + 1
             while k < len(text):
                 ch = text[k]
-                if ch == '"':   # a string literal's commas and parentheses are no separators (cpp)
-                    k += 1
-                    while k < len(text) and text[k] != '"':
-                        k += 2 if text[k] == "\\" else 1
+                if ch in "\"'":   # a literal's commas and parentheses are no separators (cpp); one
+                    k = literal_end(text, k) - 1   # left open ends with its line
                 elif ch == "(":
                     lvl += 1
                 elif ch == ")":
@@ -667,8 +569,8 @@ class Preprocessor:
                     start = k + 1
                 k += 1
             else:
-                raise P4CompileError(loc, f"unterminated call of macro {name}")
-            args = [a.strip() for a in args]
+                raise P4CompileError(loc, f'{_UNTERMINATED} "{name}"')
+            args = [a.strip(" \t\n") for a in args]
             if args == [""] and not mac.params:
                 args = []
             params = list(mac.params)
@@ -681,17 +583,30 @@ class Preprocessor:
                 params[-1] = va
             if len(args) != len(params):
                 raise P4CompileError(loc, f"macro {name} takes {len(params)} argument(s), got {len(args)}")
-            sub = dict(zip(params, args))
-            body = _substitute(mac.body, sub)
-            if "##" in body:
-                body = re.sub(r"\s*##\s*", "", body)
-            out.append(text[pos:m.start()])
-            out.append(body)
+            raw, done = dict(zip(params, args)), {}
+
+            def expanded(p: str) -> str:   # cpp expands an argument before it goes into the body
+                if p not in done:
+                    done[p] = self.expand(raw[p], loc, depth + 1)
+                return done[p]
+            body = paint(mac.body if pin is None else self._pin(mac.body, pin, skip=params), name)
+            out += [text[pos:m.start()], MARK + substitute(body, raw, expanded) + MARK]
             pos = k + 1
             changed = True
         out.append(text[pos:])
         res = "".join(out)
         return self.expand(res, loc, depth + 1) if changed else res
+
+    def _pin(self, text: str, line: int, skip=()) -> str:
+        """``text`` with each macro name and ``__LINE__`` (outside literals, not already pinned)
+        followed by a pin to ``line`` (:data:`~.cpp_tokens.PIN`)."""
+        def one(m):
+            s = m.group(0)
+            if s in skip or not (s in self.macros or s == "__LINE__") or PIN.match(text, m.end()) \
+                    or (m.start() and text[m.start() - 1].isalnum()) or in_literal(text, m.start()):
+                return s
+            return f"{s}\x01{line}\x01"
+        return _IDENT.sub(one, text)
 
     def macro_loc(self, name: str) -> Loc | None:
         """Where macro ``name``'s body is defined (None: not defined in a file)."""
@@ -715,7 +630,7 @@ class Preprocessor:
                    lambda m: "1" if self.defined(m.group(1)) else "0", expr)
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
                    lambda m: "1" if self.defined(m.group(1)) else "0", e)
-        e = self.expand(e, loc)
+        e = unmark(self.expand(e, loc))
         # `defined` that a macro's expansion brought (cpp evaluates it too)
         e = re.sub(r"\bdefined\s*(?:\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)|([A-Za-z_][A-Za-z0-9_]*))",
                    lambda m: "1" if self.defined(m.group(1) or m.group(2)) else "0", e)
