@@ -409,7 +409,8 @@ class Preprocessor:
                     if local:   # (the call ended inside an #if of its arguments)
                         raise P4CompileError(Loc(file, lineno, 1), "a call of a macro ends inside an #if "
                                                                    "of its arguments (not supported)")
-                    tail = re.search(r"([A-Za-z_][A-Za-z0-9_]*)(?:\x01\d+\x01)?\s*$", line)
+                    # (in the expansion: `#define G FN` then `G` / `(5)` calls FN, cpp reads on)
+                    tail = re.search(r"(?<![A-Za-z0-9_\x03])([A-Za-z_][A-Za-z0-9_]*)(?:\x01\d+\x01|\x02)*\s*$", text)
                     if not (tail and (self.macros.get(tail.group(1)) or Macro(None, "")).params is not None
                             and i + joined < len(raw) and raw[i + joined].lstrip().startswith("(")):
                         break

@@ -71,6 +71,14 @@ CASES.append(case("corpus26_self_referential_macro_and_tab_before_call", CAT, pr
     ingress_decls="    FN(foo) FN(bar) @g(foo, bar) FN\t(2)\n" + _TABLE)))
 
 
+# an object-like macro naming a function-like one at a line's end and `(` on the next line is a call
+# of the latter (cpp reads the arguments on); checkmate-p4c looked for a function-like name in the
+# line as written only, and left `FN` / `(5)` as they were
+CASES.append(case("corpus26_macro_naming_function_macro_before_paren_on_next_line", CAT, program(
+    "        t.apply();\n",
+    top="#define FN(x) [x]\n#define G FN\n#define K(a) a\n",
+    ingress_decls="    @a(G(3)) @b(K(FN)(4)) @d(G\n(5))\n" + _TABLE)))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
