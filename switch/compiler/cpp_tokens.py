@@ -25,14 +25,16 @@ from __future__ import annotations
 import re
 
 MARK = "\x02"
-PAINT = "\x03"
 PIN = re.compile(r"\x01(\d+)\x01")
-#: blanks, marks and pins between a function-like macro's name and its ``(``
-SKIP_TO_PAREN = re.compile(r"(?:[ \t\n]|\x02|\x01\d+\x01)*")
+#: the macros whose expansion a name came from (numbers of Preprocessor.context_id), after its pin
+CONTEXT = re.compile(r"\x04([\d.]*)\x05")
+#: blanks, marks, pins and contexts between a function-like macro's name and its ``(``
+SKIP_TO_PAREN = re.compile(r"(?:[ \t\n]|\x02|\x01\d+\x01|\x04[\d.]*\x05)*")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PARAM_STRING = re.compile(r"#\s*([A-Za-z_][A-Za-z0-9_]*)")
 PP_NUMBER = re.compile(r"\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*")
-_PASTE = re.compile(r"(?:\x01\d+\x01|[\x02\x03 \t\n])*##[\x02\x03 \t\n]*")
+_PASTE_AFTER = re.compile(r"(?:\x01\d+\x01)?(?:\x04[\d.]*\x05)?[ \t\x02]*##")
+_PASTE = re.compile(r"(?:\x01\d+\x01|\x04[\d.]*\x05|[\x02 \t\n])*##[\x02 \t\n]*")
 _PUNCT = sorted("%:%: ... <<= >>= ->* ## -> ++ -- << >> <= >= == != && || += -= *= /= %= &= |= ^= :: .* "
                 "<: :> <% %> %:".split(), key=len, reverse=True)
 _EQ_PASTE = frozenset(["=", "!", ">", "<", "+", "-", "*", "/", "%", "&", "|", "^", ">>", "<<"])
@@ -92,20 +94,12 @@ def avoid_paste(a: str, a_text: str, b: str, b_text: str) -> bool:
     return False
 
 
-def paint(body: str, name: str) -> str:
-    """``body`` with ``name`` (outside literals) painted: never expanded again."""
-    if name not in body:
-        return body
-    return re.sub(rf"(?<![A-Za-z0-9_]){name}(?![A-Za-z0-9_])",
-                  lambda m: m.group(0) if in_literal(body, m.start()) else name + PAINT, body)
-
-
 def unmark(text: str) -> str:
-    """``text`` with its :data:`PIN` s and ``PAINT`` s dropped, its :data:`MARK` s removed and a
-    space where cpp prints one at such a boundary (no blank there in the source and
+    """``text`` with its :data:`PIN` s and :data:`CONTEXT` s dropped, its :data:`MARK` s removed
+    and a space where cpp prints one at such a boundary (no blank there in the source and
     :func:`avoid_paste`)."""
-    if "\x01" in text or PAINT in text:
-        text = PIN.sub("", text).replace(PAINT, "")
+    if "\x01" in text or "\x04" in text:
+        text = CONTEXT.sub("", PIN.sub("", text))
     if MARK not in text:
         return text
     out, i, n = [], 0, len(text)
@@ -211,7 +205,7 @@ def cpp_respace(line: str, in_comment: bool) -> tuple[str, bool]:
 def stringify(arg: str) -> str:
     """cpp's ``#param``: the argument's text, blanks at its ends dropped and every run of blanks
     between its tokens one space, in quotes; ``"`` and ``\\`` escaped inside its literals only."""
-    arg = PIN.sub("", arg).replace(MARK, "")
+    arg = CONTEXT.sub("", PIN.sub("", arg)).replace(MARK, "")
     out, i, n, space = [], 0, len(arg), False
     while i < n:
         c = arg[i]
@@ -254,7 +248,7 @@ def substitute(body: str, raw: dict, expanded) -> str:
         m = _IDENT.match(body, i) or PP_NUMBER.match(body, i)
         if m and m.group(0) in raw and m.re is _IDENT:
             name = m.group(0)
-            if re.search(r"##[ \t\x02]*$", body[:i]) or re.match(r"(?:\x01\d+\x01)?[ \t\x02]*##", body[m.end():]):
+            if re.search(r"##[ \t\x02]*$", body[:i]) or _PASTE_AFTER.match(body, m.end()):
                 out.append(raw[name])
             else:
                 out.append(MARK + expanded(name) + MARK)

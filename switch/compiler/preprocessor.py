@@ -15,8 +15,8 @@ import os
 import re
 from dataclasses import dataclass
 
-from .cpp_tokens import (MARK, PAINT, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
-                         literal_end, paint, substitute, unmark)
+from .cpp_tokens import (CONTEXT, MARK, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
+                         literal_end, substitute, unmark)
 from .errors import Loc, P4CompileError
 
 BUILTIN_DIR = os.path.join(os.path.dirname(__file__), "include")
@@ -410,7 +410,10 @@ class Preprocessor:
                         raise P4CompileError(Loc(file, lineno, 1), "a call of a macro ends inside an #if "
                                                                    "of its arguments (not supported)")
                     # (in the expansion: `#define G FN` then `G` / `(5)` calls FN, cpp reads on)
-                    tail = re.search(r"(?<![A-Za-z0-9_\x03])([A-Za-z_][A-Za-z0-9_]*)(?:\x01\d+\x01|\x02)*\s*$", text)
+                    tail = re.search(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(?:\x01\d+\x01)?(?:\x04([\d.]*)\x05)?"
+                                     r"\x02*\s*$", text)
+                    if tail and tail.group(2) and tail.group(1) in self._context_names(tail.group(2)):
+                        tail = None
                     if not (tail and (self.macros.get(tail.group(1)) or Macro(None, "")).params is not None
                             and i + joined < len(raw) and raw[i + joined].lstrip().startswith("(")):
                         break
@@ -440,8 +443,13 @@ class Preprocessor:
                         joined += 1
                         continue
                     # the line's tokens as cpp reads them into the call (cpp_tokens.join_segment), its
-                    # macro names pinned to its line (cpp: an argument's __LINE__ is its own line)
-                    nxt = join_segment(self._pin(nxt, i + joined + 1 + cpp_delta))
+                    # macro names pinned to its line (cpp: an argument's __LINE__ is its own line) --
+                    # unless the call came from object-like macros only (`#define K M`, `K(` / ` L)`):
+                    # cpp's __LINE__ is then the line of the macro the source names
+                    ctx = getattr(self, "open_call_context", ()) if err.message != "unterminated call of macro" else ()
+                    if not (ctx and all(self.macros[n].params is None for n in ctx if n in self.macros)):
+                        nxt = self._pin(nxt, i + joined + 1 + cpp_delta)
+                    nxt = join_segment(nxt)
                     if nxt:
                         line = line + "\n" + nxt
                     joined += 1
@@ -524,19 +532,22 @@ class Preprocessor:
         pinned to a line (:meth:`_pin`) gives __LINE__, and its body's names, that line."""
         if depth > 32 or not (self.macros or "__" in text):
             return text
-        out, pos, changed = [], 0, False
+        out, pos, changed, skip = [], 0, False, 0
         for m in _IDENT.finditer(text):
             name = m.group(0)
-            if m.start() < pos:
-                continue
-            # skip identifiers inside string literals and numeric suffixes like 8w0, and the operand
-            # of `defined` (cpp never expands it, also where a macro's expansion brings `defined`)
-            if in_literal(text, m.start()) or (m.start() > 0 and text[m.start() - 1].isalnum()) \
-                    or re.search(r"\bdefined\s*\(?\s*$", text[:m.start()]):
+            if m.start() < pos or m.start() < skip:
                 continue
             pm = PIN.match(text, m.end())
             pin, end = (int(pm.group(1)), pm.end()) if pm else (None, m.end())
-            if text.startswith(PAINT, end):   # (cpp: a macro's name in its own body)
+            cm = CONTEXT.match(text, end)
+            context = frozenset(self._context_names(cm.group(1))) if cm else frozenset()
+            if cm:
+                end = skip = cm.end()
+            # skip identifiers inside string literals and numeric suffixes like 8w0, the operand of
+            # `defined` (cpp never expands it, also where a macro's expansion brings `defined`) and a
+            # name inside its own expansion (cpp)
+            if in_literal(text, m.start()) or (m.start() > 0 and text[m.start() - 1].isalnum()) \
+                    or re.search(r"\bdefined\s*\(?\s*$", text[:m.start()]) or name in context:
                 continue
             mac = self.macros.get(name)
             if mac is None:
@@ -546,7 +557,7 @@ class Preprocessor:
                     pos = end
                 continue
             if mac.params is None:
-                out += [text[pos:m.start()], MARK + paint(mac.body if pin is None else self._pin(mac.body, pin), name) + MARK]
+                out += [text[pos:m.start()], MARK + self._body(mac.body, name, pin, context) + MARK]
                 pos = end
                 changed = True
                 continue
@@ -570,6 +581,7 @@ class Preprocessor:
                     start = k + 1
                 k += 1
             else:
+                self.open_call_context = context   # (the main loop reads the call's later lines)
                 raise P4CompileError(loc, f'{_UNTERMINATED} "{name}"')
             args = [a.strip(" \t\n") for a in args]
             if args == [""] and not mac.params:
@@ -590,7 +602,7 @@ class Preprocessor:
                 if p not in done:
                     done[p] = self.expand(raw[p], loc, depth + 1)
                 return done[p]
-            body = paint(mac.body if pin is None else self._pin(mac.body, pin, skip=params), name)
+            body = self._body(mac.body, name, pin, context, params)
             out += [text[pos:m.start()], MARK + substitute(body, raw, expanded) + MARK]
             pos = k + 1
             changed = True
@@ -608,6 +620,29 @@ class Preprocessor:
                 return s
             return f"{s}\x01{line}\x01"
         return _IDENT.sub(one, text)
+
+    def _body(self, body: str, name: str, pin: int | None, context: frozenset, params=()) -> str:
+        """A macro's body as its expansion of ``name`` (with ``context``, pinned to ``pin``): each
+        macro name in it (not a parameter) carries the context plus ``name``, so that it is never
+        expanded inside its own expansion (:data:`~.cpp_tokens.CONTEXT`)."""
+        ids = getattr(self, "context_ids", None)
+        if ids is None:
+            ids = self.context_ids = {}
+        tag = "\x04" + ".".join(sorted(str(ids.setdefault(n, len(ids))) for n in context | {name})) + "\x05"
+        pinned = f"\x01{pin}\x01" if pin is not None else ""
+
+        def one(m):
+            s = m.group(0)
+            if s in params or (m.start() and body[m.start() - 1].isalnum()) or in_literal(body, m.start()):
+                return s
+            if s in self.macros:
+                return s + pinned + tag
+            return s + pinned if s == "__LINE__" else s
+        return _IDENT.sub(one, body)
+
+    def _context_names(self, ids: str) -> list[str]:
+        names = {i: n for n, i in getattr(self, "context_ids", {}).items()}
+        return [names[int(i)] for i in ids.split(".") if i]
 
     def macro_loc(self, name: str) -> Loc | None:
         """Where macro ``name``'s body is defined (None: not defined in a file)."""

@@ -79,6 +79,23 @@ CASES.append(case("corpus26_macro_naming_function_macro_before_paren_on_next_lin
     top="#define FN(x) [x]\n#define G FN\n#define K(a) a\n",
     ingress_decls="    @a(G(3)) @b(K(FN)(4)) @d(G\n(5))\n" + _TABLE)))
 
+# cpp never expands a name inside its own expansion, also through another macro: `#define A B`,
+# `#define B A` give `A` for A and `B` for B (checkmate-p4c painted a macro's own name in its body
+# only, and expanded A -> B -> A ... 32 times); `f(f(3))` with `#define f(x) x + f(x)`
+CASES.append(case("corpus26_mutually_recursive_macros_stop", CAT, program(
+    "        t.apply();\n",
+    top="#define A B\n#define B A\n#define f(x) x + f(x)\n#define g f\n",
+    ingress_decls="    @a(A) @b(B) @c(f(1)) @d(g(2)) @e(f(f(3)))\n" + _TABLE)))
+
+# __LINE__ in a call written over several lines whose macro came from object-like macros only
+# (`#define K M`, `K(` / ` L)`): cpp gives every __LINE__ of it the line of K; where a function-like
+# macro brought the call (`F()(` / ` L)`) the argument's own line, as for a call written out
+CASES.append(case("corpus26_line_in_call_brought_by_object_macro", CAT, program(
+    "        t.apply();\n",
+    top="#define L __LINE__\n#define M(q) @m(q, L)\n#define M2(q, r) @m2(q, r, L)\n#define K M\n#define K2 K\n"
+        "#define F() K\n#define K3 M2\n",
+    ingress_decls="    K2(\n L)\n    F()(\n L)\n    K3(L,\n L)\n" + _TABLE)))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
