@@ -6,6 +6,11 @@ file and line number; the result is a list of :class:`Line` records that the lex
 turns into tokens with exact ``file:line:col`` positions (columns inside a line that
 a macro expanded are those of the expanded text).
 
+Macros expand as cpp's tokens would (:mod:`.cpp_tokens`): arguments are expanded before they go
+into a body (not under ``#``/``##``), a name is never expanded inside its own expansion, expansion
+boundaries get cpp's avoid-paste spaces, and the later lines of a macro call keep their own
+``__LINE__`` and end an open ``"`` with the line.
+
 ``<core.p4>`` and ``<v1model.p4>`` always resolve to this package's own declaration
 files (``include/``), which describe the v1model architecture the target implements.
 """
