@@ -6,6 +6,11 @@ file and line number; the result is a list of :class:`Line` records that the lex
 turns into tokens with exact ``file:line:col`` positions (columns inside a line that
 a macro expanded are those of the expanded text).
 
+Macros expand as cpp's tokens would (:mod:`.cpp_tokens`): arguments are expanded before they go
+into a body (not under ``#``/``##``), a name is never expanded inside its own expansion, expansion
+boundaries get cpp's avoid-paste spaces, and the later lines of a macro call keep their own
+``__LINE__`` and end an open ``"`` with the line.
+
 ``<core.p4>`` and ``<v1model.p4>`` always resolve to this package's own declaration
 files (``include/``), which describe the v1model architecture the target implements.
 """
@@ -15,12 +20,15 @@ import os
 import re
 from dataclasses import dataclass
 
+from .cpp_tokens import (CONTEXT, MARK, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
+                         literal_end, substitute, unmark)
 from .errors import Loc, P4CompileError
 
 BUILTIN_DIR = os.path.join(os.path.dirname(__file__), "include")
 BUILTIN_HEADERS = {"core.p4", "v1model.p4"}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MAX_INCLUDE_DEPTH = 32
+_UNTERMINATED = "unterminated argument list invoking macro"
 
 
 @dataclass
@@ -99,118 +107,6 @@ def _lines_inside_string(text: str) -> set[int]:
         out.update(range(line + 1, line + 1 + text.count("\n", j, k)))
         i = k + 1
     return out
-
-
-def cpp_respace(line: str, in_comment: bool) -> tuple[str, bool]:
-    """A continuation line of a string literal written over several lines as p4c's cpp prints it,
-    and whether a ``/* */`` comment is still open at its end.  cpp takes the opening line's ``"``
-    for an unterminated literal that ends with the line, but reads each later line as tokens: its
-    first token is indented to its column (a tab counts as one), a run of blanks between tokens
-    becomes one space, blanks at the end go; a comment (kept, ``-C``), a literal closed on the line
-    and an unterminated ``"``/``'`` (to the end of the line) are printed as written.  The string
-    p4c's lexer then reads holds those lines (an annotation's text in the P4Info)."""
-    n = len(line)
-    if in_comment:
-        j = line.find("*/")
-        if j < 0:
-            return line, True
-        out, i = [line[:j + 2]], j + 2
-    else:
-        i = len(line) - len(line.lstrip(" \t\f\v"))
-        if i == n:
-            return "", False
-        out = [" " * i]
-    space = False
-    while i < n:
-        c = line[i]
-        if c in " \t\f\v":
-            space, i = True, i + 1
-            continue
-        if space:
-            out.append(" ")
-            space = False
-        if line.startswith("//", i):
-            out.append(line[i:])
-            break
-        if line.startswith("/*", i):
-            j = line.find("*/", i + 2)
-            if j < 0:
-                out.append(line[i:])
-                return "".join(out), True
-            out.append(line[i:j + 2])
-            i = j + 2
-        elif c in "\"'":
-            j = i + 1
-            while j < n and line[j] != c:
-                j += 2 if line[j] == "\\" else 1
-            out.append(line[i:j + 1])
-            i = j + 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out), False
-
-
-def _literal_end(text: str, i: int) -> int:
-    """The index after the string or character literal that starts at ``i`` (or the text's end)."""
-    q, j, n = text[i], i + 1, len(text)
-    while j < n and text[j] != q:
-        j += 2 if text[j] == "\\" else 1
-    return min(j + 1, n)
-
-
-_PARAM_STRING = re.compile(r"#\s*([A-Za-z_][A-Za-z0-9_]*)")
-_PP_NUMBER = re.compile(r"\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*")
-
-
-def _stringify(arg: str) -> str:
-    """cpp's ``#param``: the argument's text, blanks at its ends dropped and every run of blanks
-    between its tokens one space, in quotes; ``"`` and ``\\`` escaped inside its literals only."""
-    out, i, n, space = [], 0, len(arg), False
-    while i < n:
-        c = arg[i]
-        if c in " \t\n\r\f\v":
-            space, i = True, i + 1
-            continue
-        if space and out:
-            out.append(" ")
-        space = False
-        if c in "\"'":
-            j = _literal_end(arg, i)
-            out.append(arg[i:j].replace("\\", "\\\\").replace('"', '\\"'))
-            i = j
-        else:
-            out.append(c)
-            i += 1
-    return '"' + "".join(out) + '"'
-
-
-def _substitute(body: str, sub: dict) -> str:
-    """A function-like macro's body with its parameters replaced, as cpp does it: ``#param`` is the
-    argument as a string (:func:`_stringify`); no parameter is replaced inside a literal of the body
-    or inside a number (``8wN`` is one pp-number)."""
-    out, i, n = [], 0, len(body)
-    while i < n:
-        c = body[i]
-        if c in "\"'":
-            j = _literal_end(body, i)
-            out.append(body[i:j])
-            i = j
-            continue
-        if c == "#" and not body.startswith("##", i) and not (i and body[i - 1] == "#"):
-            m = _PARAM_STRING.match(body, i)
-            if m and m.group(1) in sub:
-                out.append(_stringify(sub[m.group(1)]))
-                i = m.end()
-                continue
-        m = _IDENT.match(body, i) or _PP_NUMBER.match(body, i)
-        if m:
-            out.append(sub.get(m.group(0), m.group(0)))
-            i = m.end()
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
 
 
 #: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is
@@ -472,7 +368,7 @@ class Preprocessor:
                 elif d in ("include", "include_next", "import"):
                     m2 = re.match(r'(<([^>]+)>|"([^"]+)")', rest)
                     if not m2:   # `#include NAME`: cpp expands the macros first
-                        m2 = re.match(r'(<([^>]+)>|"([^"]+)")', self.expand(rest, loc).strip())
+                        m2 = re.match(r'(<([^>]+)>|"([^"]+)")', unmark(self.expand(rest, loc)).strip())
                     if not m2:
                         raise P4CompileError(loc, f"#include expects <file> or \"file\", got {rest!r}")
                     angle = m2.group(2) is not None
@@ -501,7 +397,7 @@ class Preprocessor:
                 elif d in ("pragma", "warning", "ident", "sccs", "assert", "unassert"):
                     pass
                 elif d == "line":
-                    m2 = re.match(r'(\d+)(\s+"([^"]*)")?', self.expand(rest, loc).strip())
+                    m2 = re.match(r'(\d+)(\s+"([^"]*)")?', unmark(self.expand(rest, loc)).strip())
                     if not m2 or int(m2.group(1)) == 0:
                         raise P4CompileError(loc, f"{rest.split()[0] if rest else 'nothing'!r} after #line "
                                                   "is not a positive integer")
@@ -518,7 +414,11 @@ class Preprocessor:
                     if local:   # (the call ended inside an #if of its arguments)
                         raise P4CompileError(Loc(file, lineno, 1), "a call of a macro ends inside an #if "
                                                                    "of its arguments (not supported)")
-                    tail = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", line)
+                    # (in the expansion: `#define G FN` then `G` / `(5)` calls FN, cpp reads on)
+                    tail = re.search(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(?:\x01\d+\x01)?(?:\x04([\d.]*)\x05)?"
+                                     r"\x02*\s*$", text)
+                    if tail and tail.group(2) and tail.group(1) in self._context_names(tail.group(2)):
+                        tail = None
                     if not (tail and (self.macros.get(tail.group(1)) or Macro(None, "")).params is not None
                             and i + joined < len(raw) and raw[i + joined].lstrip().startswith("(")):
                         break
@@ -528,9 +428,13 @@ class Preprocessor:
                     # cpp collects a function-like macro's arguments over the lines that follow
                     # (`F(1,` / `2)`); the expansion stays on the call's line, the lines it took
                     # are left empty, as in cpp's output
-                    if err.message != "unterminated call of macro" and not err.message.startswith(
-                            "unterminated call of macro ") or i + joined >= len(raw):
+                    if err.message != "unterminated call of macro" and not err.message.startswith(_UNTERMINATED):
                         raise
+                    if i + joined >= len(raw):   # cpp names the end of the file
+                        last = len(orig) - 1 if len(orig) > 1 and orig[-1] == "" else len(orig)
+                        raise P4CompileError(Loc(file, last, len(orig[last - 1]) + 1), err.message if
+                                             err.message != "unterminated call of macro" else
+                                             f'{_UNTERMINATED} "{tail.group(1)}"') from None
                     nxt = raw[i + joined]
                     if nxt.lstrip().startswith("#") and orig[i + joined].lstrip().startswith("#"):
                         # cpp runs the conditional directives among a call's arguments
@@ -543,10 +447,21 @@ class Preprocessor:
                     if local and not local[-1][0]:   # a line of a branch not taken
                         joined += 1
                         continue
-                    if "__LINE__" not in self.macros:   # (cpp: an argument's __LINE__ is its own line)
-                        nxt = re.sub(r"\b__LINE__\b", str(i + joined + 1 + cpp_delta), nxt)
-                    line = line + " " + nxt
+                    # the line's tokens as cpp reads them into the call (cpp_tokens.join_segment), its
+                    # macro names pinned to its line (cpp: an argument's __LINE__ is its own line) --
+                    # unless the call came from object-like macros only (`#define K M`, `K(` / ` L)`):
+                    # cpp's __LINE__ is then the line of the macro the source names
+                    ctx = getattr(self, "open_call_context", ()) if err.message != "unterminated call of macro" else ()
+                    if not (ctx and all(self.macros[n].params is None for n in ctx if n in self.macros)):
+                        nxt = self._pin(nxt, i + joined + 1 + cpp_delta)
+                    nxt = join_segment(nxt)
+                    if nxt:
+                        line = line + "\n" + nxt
                     joined += 1
+            if active:
+                text = unmark(text)
+                if "\n" in text:
+                    text = text.replace("\n", " ")
             if active and lineno - 1 in in_string:
                 text, in_comment = cpp_respace(text, in_comment)
             else:
@@ -617,44 +532,48 @@ class Preprocessor:
         return name in self.macros or name in _BUILTINS
 
     def expand(self, text: str, loc: Loc, depth: int = 0) -> str:
+        """``text`` with its macros expanded, rescanned until none is left.  The expansions are
+        bracketed by :data:`~.cpp_tokens.MARK` s (removed by :func:`~.cpp_tokens.unmark`); a name
+        pinned to a line (:meth:`_pin`) gives __LINE__, and its body's names, that line."""
         if depth > 32 or not (self.macros or "__" in text):
             return text
-        out, pos, changed = [], 0, False
+        out, pos, changed, skip = [], 0, False, 0
         for m in _IDENT.finditer(text):
             name = m.group(0)
-            if m.start() < pos:
+            if m.start() < pos or m.start() < skip:
                 continue
-            # skip identifiers inside string literals and numeric suffixes like 8w0, and the operand
-            # of `defined` (cpp never expands it, also where a macro's expansion brings `defined`)
-            if text.count('"', 0, m.start()) % 2 or (m.start() > 0 and text[m.start() - 1].isalnum()) \
-                    or re.search(r"\bdefined\s*\(?\s*$", text[:m.start()]):
+            pm = PIN.match(text, m.end())
+            pin, end = (int(pm.group(1)), pm.end()) if pm else (None, m.end())
+            cm = CONTEXT.match(text, end)
+            context = frozenset(self._context_names(cm.group(1))) if cm else frozenset()
+            if cm:
+                end = skip = cm.end()
+            # skip identifiers inside string literals and numeric suffixes like 8w0, the operand of
+            # `defined` (cpp never expands it, also where a macro's expansion brings `defined`) and a
+            # name inside its own expansion (cpp)
+            if in_literal(text, m.start()) or (m.start() > 0 and text[m.start() - 1].isalnum()) \
+                    or re.search(r"\bdefined\s*\(?\s*$", text[:m.start()]) or name in context:
                 continue
             mac = self.macros.get(name)
             if mac is None:
-                b = self.builtin(name, loc)
+                b = self.builtin(name, loc if pin is None else Loc(loc.file, pin, loc.col))
                 if b is not None:
-                    out.append(text[pos:m.start()])
-                    out.append(b)
-                    pos = m.end()
+                    out += [text[pos:m.start()], MARK + b + MARK]
+                    pos = end
                 continue
             if mac.params is None:
-                out.append(text[pos:m.start()])
-                out.append(mac.body)
-                pos = m.end()
+                out += [text[pos:m.start()], MARK + self._body(mac.body, name, pin, context) + MARK]
+                pos = end
                 changed = True
                 continue
-            j = m.end()
-            while j < len(text) and text[j] == " ":
-                j += 1
+            j = SKIP_TO_PAREN.match(text, end).end()
             if j >= len(text) or text[j] != "(":
                 continue
             lvl, k, args, start = 0, j, [], j + 1
             while k < len(text):
                 ch = text[k]
-                if ch == '"':   # a string literal's commas and parentheses are no separators (cpp)
-                    k += 1
-                    while k < len(text) and text[k] != '"':
-                        k += 2 if text[k] == "\\" else 1
+                if ch in "\"'":   # a literal's commas and parentheses are no separators (cpp); one
+                    k = literal_end(text, k) - 1   # left open ends with its line
                 elif ch == "(":
                     lvl += 1
                 elif ch == ")":
@@ -667,8 +586,9 @@ class Preprocessor:
                     start = k + 1
                 k += 1
             else:
-                raise P4CompileError(loc, f"unterminated call of macro {name}")
-            args = [a.strip() for a in args]
+                self.open_call_context = context   # (the main loop reads the call's later lines)
+                raise P4CompileError(loc, f'{_UNTERMINATED} "{name}"')
+            args = [a.strip(" \t\n") for a in args]
             if args == [""] and not mac.params:
                 args = []
             params = list(mac.params)
@@ -681,17 +601,53 @@ class Preprocessor:
                 params[-1] = va
             if len(args) != len(params):
                 raise P4CompileError(loc, f"macro {name} takes {len(params)} argument(s), got {len(args)}")
-            sub = dict(zip(params, args))
-            body = _substitute(mac.body, sub)
-            if "##" in body:
-                body = re.sub(r"\s*##\s*", "", body)
-            out.append(text[pos:m.start()])
-            out.append(body)
+            raw, done = dict(zip(params, args)), {}
+
+            def expanded(p: str) -> str:   # cpp expands an argument before it goes into the body
+                if p not in done:
+                    done[p] = self.expand(raw[p], loc, depth + 1)
+                return done[p]
+            body = self._body(mac.body, name, pin, context, params)
+            out += [text[pos:m.start()], MARK + substitute(body, raw, expanded) + MARK]
             pos = k + 1
             changed = True
         out.append(text[pos:])
         res = "".join(out)
         return self.expand(res, loc, depth + 1) if changed else res
+
+    def _pin(self, text: str, line: int, skip=()) -> str:
+        """``text`` with each macro name and ``__LINE__`` (outside literals, not already pinned)
+        followed by a pin to ``line`` (:data:`~.cpp_tokens.PIN`)."""
+        def one(m):
+            s = m.group(0)
+            if s in skip or not (s in self.macros or s == "__LINE__") or PIN.match(text, m.end()) \
+                    or (m.start() and text[m.start() - 1].isalnum()) or in_literal(text, m.start()):
+                return s
+            return f"{s}\x01{line}\x01"
+        return _IDENT.sub(one, text)
+
+    def _body(self, body: str, name: str, pin: int | None, context: frozenset, params=()) -> str:
+        """A macro's body as its expansion of ``name`` (with ``context``, pinned to ``pin``): each
+        macro name in it (not a parameter) carries the context plus ``name``, so that it is never
+        expanded inside its own expansion (:data:`~.cpp_tokens.CONTEXT`)."""
+        ids = getattr(self, "context_ids", None)
+        if ids is None:
+            ids = self.context_ids = {}
+        tag = "\x04" + ".".join(sorted(str(ids.setdefault(n, len(ids))) for n in context | {name})) + "\x05"
+        pinned = f"\x01{pin}\x01" if pin is not None else ""
+
+        def one(m):
+            s = m.group(0)
+            if s in params or (m.start() and body[m.start() - 1].isalnum()) or in_literal(body, m.start()):
+                return s
+            if s in self.macros:
+                return s + pinned + tag
+            return s + pinned if s == "__LINE__" else s
+        return _IDENT.sub(one, body)
+
+    def _context_names(self, ids: str) -> list[str]:
+        names = {i: n for n, i in getattr(self, "context_ids", {}).items()}
+        return [names[int(i)] for i in ids.split(".") if i]
 
     def macro_loc(self, name: str) -> Loc | None:
         """Where macro ``name``'s body is defined (None: not defined in a file)."""
@@ -715,7 +671,7 @@ class Preprocessor:
                    lambda m: "1" if self.defined(m.group(1)) else "0", expr)
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
                    lambda m: "1" if self.defined(m.group(1)) else "0", e)
-        e = self.expand(e, loc)
+        e = unmark(self.expand(e, loc))
         # `defined` that a macro's expansion brought (cpp evaluates it too)
         e = re.sub(r"\bdefined\s*(?:\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)|([A-Za-z_][A-Za-z0-9_]*))",
                    lambda m: "1" if self.defined(m.group(1) or m.group(2)) else "0", e)

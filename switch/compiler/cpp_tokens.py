@@ -1,0 +1,263 @@
+"""cpp's token-level rules that the text-based :mod:`preprocessor` needs where P4 sees the spelling:
+macro bodies with their parameters replaced, ``#param``, the spaces cpp prints between tokens,
+and the line each token of a macro call written over several lines comes from.
+
+p4c runs GNU cpp (``cc -E -C -undef -nostdinc -x assembler-with-cpp``) and lexes its output.  cpp
+works on tokens, :class:`~.preprocessor.Preprocessor` on text; three markers keep what the text
+would lose:
+
+* ``MARK`` (``\\x02``) brackets each expansion (a macro's body, an argument put into a body) -- cpp's
+  padding tokens.  :func:`unmark` removes the marks, printing a space at one where cpp's
+  ``cpp_avoid_paste`` does (``0x86DD +1`` for ``MYM+1``, ``abc x`` for ``F(NM)x``): tokens that
+  met at a boundary never merge (``NM1`` stays two tokens), and inside a string written over
+  several lines (:func:`cpp_respace`) the text is cpp's.
+* a pin (``\\x01N\\x01`` after a macro name or ``__LINE__``) is the line ``N`` the name was written
+  on, for the later lines of a macro call (cpp's ``__LINE__`` is the line of the token, or, inside
+  a macro's body, of the macro's name: ``M(`` / `` L)`` gives the argument ``L``'s line and the
+  body's ``L`` the call's line); :data:`PIN` is stripped from the output.
+* the lines of such a call are joined with ``\\n`` (:func:`join_segment` normalises each): a ``"``
+  or ``'`` that does not close on its line is, for cpp, one token running to the end of the line
+  (``-x assembler-with-cpp``), so a string written over several lines as a macro's argument is
+  those lines' tokens one space apart, and a ``)`` after the closing ``"`` is inside it.
+"""
+from __future__ import annotations
+
+import re
+
+MARK = "\x02"
+PIN = re.compile(r"\x01(\d+)\x01")
+#: the macros whose expansion a name came from (numbers of Preprocessor.context_id), after its pin
+CONTEXT = re.compile(r"\x04([\d.]*)\x05")
+#: blanks, marks, pins and contexts between a function-like macro's name and its ``(``
+SKIP_TO_PAREN = re.compile(r"(?:[ \t\n]|\x02|\x01\d+\x01|\x04[\d.]*\x05)*")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PARAM_STRING = re.compile(r"#\s*([A-Za-z_][A-Za-z0-9_]*)")
+PP_NUMBER = re.compile(r"\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*")
+_PASTE_AFTER = re.compile(r"(?:\x01\d+\x01)?(?:\x04[\d.]*\x05)?[ \t\x02]*##")
+_PASTE = re.compile(r"(?:\x01\d+\x01|\x04[\d.]*\x05|[\x02 \t\n])*##[\x02 \t\n]*")
+_PUNCT = sorted("%:%: ... <<= >>= ->* ## -> ++ -- << >> <= >= == != && || += -= *= /= %= &= |= ^= :: .* "
+                "<: :> <% %> %:".split(), key=len, reverse=True)
+_EQ_PASTE = frozenset(["=", "!", ">", "<", "+", "-", "*", "/", "%", "&", "|", "^", ">>", "<<"])
+_NEXT_PASTE = {">": ">", "<": "<%:", "+": "+", "-": "->", "/": "/*", "%": ":%", "&": "&", "|": "|",
+               ":": ":>", "->": "*", "#": "#%"}
+
+
+def literal_end(text: str, i: int) -> int:
+    """The index after the string or character literal that starts at ``i``: its closing quote,
+    or the end of its line (cpp: an unterminated literal is a token to the end of the line)."""
+    q, j, n = text[i], i + 1, len(text)
+    while j < n and text[j] != q and text[j] != "\n":
+        j += 2 if text[j] == "\\" and j + 1 < n and text[j + 1] != "\n" else 1
+    return min(j + 1, n) if j < n and text[j] == q else j
+
+
+def in_literal(text: str, i: int) -> bool:
+    """Whether ``i`` lies inside a literal of its line (quotes counted from the line's start)."""
+    return text.count('"', text.rfind("\n", 0, i) + 1, i) % 2 == 1
+
+
+def token_at(s: str, i: int) -> tuple[str, int]:
+    """cpp's token at ``s[i]`` (not a blank): its kind (``name``, ``number``, ``string``, ``char``,
+    ``other`` or the punctuator's spelling) and where it ends."""
+    c = s[i]
+    if c.isalpha() or c == "_":
+        return "name", _IDENT.match(s, i).end()
+    m = PP_NUMBER.match(s, i)
+    if m:
+        return "number", m.end()
+    if c in "\"'":
+        j = literal_end(s, i)
+        closed = j - 1 > i and s[j - 1] == c
+        return ("string" if c == '"' else "char") if closed else "other", j
+    for p in _PUNCT:
+        if s.startswith(p, i):
+            return p, i + len(p)
+    return c, i + 1
+
+
+def avoid_paste(a: str, a_text: str, b: str, b_text: str) -> bool:
+    """cpp's ``cpp_avoid_paste``: whether tokens of kinds ``a`` then ``b`` met at an expansion's
+    boundary need a space to stay two tokens (probed: a name before a number gets one)."""
+    c = b_text[:1]
+    if a in _EQ_PASTE and c == "=":
+        return True
+    if a in _NEXT_PASTE:
+        return c in _NEXT_PASTE[a]
+    if a == ".":
+        return c in ".%" or b == "number"
+    if a == "name":
+        return b in ("name", "number", "char", "string")
+    if a == "number":
+        return b in ("number", "name", "char") or c in ".+-"
+    if a == "other":
+        return a_text[:1] == "\\" and b == "name"
+    return False
+
+
+def unmark(text: str) -> str:
+    """``text`` with its :data:`PIN` s and :data:`CONTEXT` s dropped, its :data:`MARK` s removed
+    and a space where cpp prints one at such a boundary (no blank there in the source and
+    :func:`avoid_paste`)."""
+    if "\x01" in text or "\x04" in text:
+        text = CONTEXT.sub("", PIN.sub("", text))
+    if MARK not in text:
+        return text
+    out, i, n = [], 0, len(text)
+    prev = None          # (kind, spelling) of the last token
+    boundary = blank = False
+    while i < n:
+        c = text[i]
+        if c == MARK:
+            boundary, i = True, i + 1
+            continue
+        if c in " \t\n\f\v\r":
+            blank = True
+            out.append(c)
+            i += 1
+            continue
+        kind, j = token_at(text, i)
+        tok = text[i:j].replace(MARK, "")
+        if boundary and not blank and prev is not None and avoid_paste(prev[0], prev[1], kind, tok):
+            out.append(" ")
+        out.append(tok)
+        prev, boundary, blank, i = (kind, tok), False, False, j
+    return "".join(out)
+
+
+def join_segment(line: str) -> str:
+    """A later line of a macro call as cpp reads it into the call: blanks at its ends dropped, a
+    run of blanks between tokens one space, a ``//`` comment made ``/* */`` (cpp -C does that in
+    arguments), a literal (closed, or open to the end of the line) kept as written."""
+    out, i, n, space = [], 0, len(line), False
+    while i < n:
+        c = line[i]
+        if c in " \t\f\v":
+            space, i = True, i + 1
+            continue
+        if space and out:
+            out.append(" ")
+        space = False
+        if line.startswith("//", i):
+            out.append("/*" + line[i + 2:].rstrip(" \t\f\v") + "*/")
+            break
+        if line.startswith("/*", i):
+            j = line.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+        elif c in "\"'":
+            j = literal_end(line, i)
+        else:
+            j = i + 1
+        out.append(line[i:j])
+        i = j
+    return "".join(out)
+
+
+def cpp_respace(line: str, in_comment: bool) -> tuple[str, bool]:
+    """A continuation line of a string literal written over several lines as p4c's cpp prints it,
+    and whether a ``/* */`` comment is still open at its end.  cpp takes the opening line's ``"``
+    for an unterminated literal that ends with the line, but reads each later line as tokens: its
+    first token is indented to its column (a tab counts as one), a run of blanks between tokens
+    becomes one space, blanks at the end go; a comment (kept, ``-C``), a literal closed on the line
+    and an unterminated ``"``/``'`` (to the end of the line) are printed as written.  The string
+    p4c's lexer then reads holds those lines (an annotation's text in the P4Info)."""
+    n = len(line)
+    if in_comment:
+        j = line.find("*/")
+        if j < 0:
+            return line, True
+        out, i = [line[:j + 2]], j + 2
+    else:
+        i = len(line) - len(line.lstrip(" \t\f\v"))
+        if i == n:
+            return "", False
+        out = [" " * i]
+    space = False
+    while i < n:
+        c = line[i]
+        if c in " \t\f\v":
+            space, i = True, i + 1
+            continue
+        if space:
+            out.append(" ")
+            space = False
+        if line.startswith("//", i):
+            out.append(line[i:])
+            break
+        if line.startswith("/*", i):
+            j = line.find("*/", i + 2)
+            if j < 0:
+                out.append(line[i:])
+                return "".join(out), True
+            out.append(line[i:j + 2])
+            i = j + 2
+        elif c in "\"'":
+            j = i + 1
+            while j < n and line[j] != c:
+                j += 2 if line[j] == "\\" else 1
+            out.append(line[i:j + 1])
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out), False
+
+
+def stringify(arg: str) -> str:
+    """cpp's ``#param``: the argument's text, blanks at its ends dropped and every run of blanks
+    between its tokens one space, in quotes; ``"`` and ``\\`` escaped inside its literals only."""
+    arg = CONTEXT.sub("", PIN.sub("", arg)).replace(MARK, "")
+    out, i, n, space = [], 0, len(arg), False
+    while i < n:
+        c = arg[i]
+        if c in " \t\n\r\f\v":
+            space, i = True, i + 1
+            continue
+        if space and out:
+            out.append(" ")
+        space = False
+        if c in "\"'":
+            j = literal_end(arg, i)
+            out.append(arg[i:j].replace("\\", "\\\\").replace('"', '\\"'))
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return '"' + "".join(out) + '"'
+
+
+def substitute(body: str, raw: dict, expanded) -> str:
+    """A function-like macro's body with its parameters replaced, as cpp does it: ``#param`` is the
+    argument as a string (:func:`stringify`), a parameter beside ``##`` the argument as written,
+    any other the argument with its macros expanded first (``expanded(name)``), between
+    :data:`MARK` s; no parameter is replaced inside a literal of the body or inside a number
+    (``8wN`` is one pp-number); then ``##`` pastes its neighbours."""
+    out, i, n = [], 0, len(body)
+    while i < n:
+        c = body[i]
+        if c in "\"'":
+            j = literal_end(body, i)
+            out.append(body[i:j])
+            i = j
+            continue
+        if c == "#" and not body.startswith("##", i) and not (i and body[i - 1] == "#"):
+            m = _PARAM_STRING.match(body, i)
+            if m and m.group(1) in raw:
+                out.append(stringify(raw[m.group(1)]))
+                i = m.end()
+                continue
+        m = _IDENT.match(body, i) or PP_NUMBER.match(body, i)
+        if m and m.group(0) in raw and m.re is _IDENT:
+            name = m.group(0)
+            if re.search(r"##[ \t\x02]*$", body[:i]) or _PASTE_AFTER.match(body, m.end()):
+                out.append(raw[name])
+            else:
+                out.append(MARK + expanded(name) + MARK)
+            i = m.end()
+        elif m:
+            out.append(m.group(0))
+            i = m.end()
+        else:
+            out.append(c)
+            i += 1
+    res = "".join(out)
+    return _PASTE.sub("", res) if "##" in res else res
