@@ -175,10 +175,13 @@ def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
     reads 0 or ``false`` -- unary operations, casts and slices stay around it (helper mutz41: ``h.c =
     (bit<16>)g(h.b) + (c ? 1 : 2);`` writes 0, ``if (h.b == 3 || g(h.b) == 4)`` is false, ``h.c =
     ~(bit<16>)g(h.b);`` writes 0xffff; p4c's ``--top4`` dumps of SideEffectOrdering and the mid end).
+    A call under a ``?:`` arm or the right operand of ``&&``/``||`` is in SideEffectOrdering's ``if``
+    on that condition, so its copy-backs are too (helper mutz42: ``if (h.b == 3 && f(h.b) == 6)``
+    with ``f(inout bit<8> p)`` writes h.b = 0 where h.b was 3, and keeps it elsewhere; ``h.c = c ?
+    (bit<16>)f(h.b) : 2;`` writes h.c = 0 either way: :func:`.call_copies.call_guard`).
     Returns (the copy-backs, ``st`` with those values put in, or None for a call statement); None where
-    an argument is of another type or not a fixed path, a call with an out/inout argument sits under
-    a ``?:``, ``&&`` or ``||``, a call is in another call, or the statement reads an out/inout argument
-    elsewhere."""
+    an argument is of another type or not a fixed path, a call's guard is not followed, a call is in
+    another call, or the statement reads an out/inout argument elsewhere."""
     if st.get("s") == "call_fn":
         calls, key = [st], None
     else:
@@ -188,10 +191,10 @@ def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
         return None
     pre, outs = [], []
     for call in calls:
-        guarded = key is not None and call_guard(st[key], call) is not True
-        if guarded and any(a.get("dir") in ("out", "inout") for a in call.get("args") or ()) or any(
-                d is not call and d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(call)):
+        guard = True if key is None else call_guard(st[key], call)
+        if guard is None or any(d is not call and d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(call)):
             return None
+        mine = []
         for a in call["args"] if call.get("s") == "call_fn" or call.get("op") == "call_fn_out" else ():
             if has_method_call(a.get("e")):
                 return None
@@ -203,11 +206,12 @@ def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
                 return None
             outs.append(path)
             if t[0] in ("bit", "int", "bool"):
-                pre.append({"s": "assign", "l": lv, "r": _zero(t)})
+                mine.append({"s": "assign", "l": lv, "r": _zero(t)})
             elif t[0] == "header" and not a.get("siblings"):
-                pre.append({"s": "setvalid", "h": lv, "v": False, "siblings": [], "bytes": hdr_bytes(t)})
+                mine.append({"s": "setvalid", "h": lv, "v": False, "siblings": [], "bytes": hdr_bytes(t)})
             else:
                 return None
+        pre += mine if guard is True or not mine else [{"s": "if", "c": guard, "then": mine, "else": []}]
         if key is not None and (call.get("t") or [None])[0] not in ("bit", "int", "bool"):
             return None
     if key is None:

@@ -1,0 +1,86 @@
+"""Found by helper mutz42 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5."""
+from .base import H, case, program
+from .fuzz22 import _STK_PARSER
+
+CAT = "front end (p4c-compatible)"
+
+# mutz41's open item: a call with an out/inout argument under `?:`, `&&`, `||` past a single-case switch
+# whose case exits.  SideEffectOrdering puts the inlined call in an `if` on the arm's condition, and the mid
+# end's LocalCopyPropagation drops every store of its variables there, so the argument gets 0 (an invalid
+# header) where the condition holds and keeps its value elsewhere; the value (and the `?:`/`&&`/`||`
+# temporary) reads 0 either way (switch_cases._uninitialized_copy_backs).  The `return` twins agree (guards).
+_FO = ("bit<8> fi(inout bit<8> p) { p = p + 3; return p; }\n"
+       "bit<8> fo(out bit<8> p) { p = 9; return 1; }\n"
+       "bool fh(inout h_t x) { x.c = 5; return true; }\n")
+_FOC = {
+    "then_arm": "hdr.h.c = (hdr.h.b == 3) ? (bit<16>)fi(hdr.h.b) : 16w2;",
+    "else_arm": "hdr.h.c = (hdr.h.b == 3) ? 16w2 : (bit<16>)fi(hdr.h.b);",
+    "and": "if (hdr.h.b == 3 && fi(hdr.h.b) == 6) { hdr.h.c = 1; }",
+    "or": "if (hdr.h.b == 3 || fi(hdr.h.b) == 6) { hdr.h.c = 1; }",
+    "out_and": "if (hdr.h.b == 3 && fo(hdr.h.a) == 1) { hdr.h.c = 1; }",
+    "out_other_field": "hdr.h.c = (hdr.h.b != 3) ? (bit<16>)fo(hdr.h.a) : 16w2;",
+    "header_and": "if (hdr.h.b == 3 && fh(hdr.h2)) { hdr.h.c = 1; }",
+    "nested": "hdr.h.c = (hdr.h.b == 3) ? ((hdr.h.a == 4) ? (bit<16>)fi(hdr.h.b) : 16w3) : 16w2;",
+    "assigned_bool": "bool z = hdr.h.b == 3 && fi(hdr.h.b) == 6; hdr.h.c = z ? 16w1 : 16w9;",
+}
+CASES = [
+    case(f"mutz42_call_with_an_out_argument_under_a_condition_past_a_single_case_switch_whose_case_{end}s_{name}",
+         CAT, program(
+             f"        switch (hdr.h.a) {{ 5: {{ hdr.h.c = 7; {end}; }} }}\n        {body}\n"
+             "        hdr.h.d = (bit<32>)hdr.h.c;\n", top=_FO),
+         frames=[(1, H(4, 3, 9)), (1, H(4, 2, 9)), (1, H(5, 3, 9)), (1, H(0xee, 3, 9) + bytes(range(12))),
+                 (1, H(0xee, 2, 9) + bytes(range(12)))])
+    for name, body in _FOC.items() for end in ("exit", "return")
+]
+
+# mutz41's open item: a sub-control's apply argument with a run-time stack index.  p4c's SideEffectOrdering
+# puts the index of an out/inout argument in a temporary before the apply (then inlines the body, in place
+# or through the argument's temporaries), so the copy-back writes the element the copy-in read; checkmate-
+# switch evaluated the index again at the copy-back (switch/runtime/gen_subcontrol.py, apply_control).
+# `plain`, `..._later_copy_back` agreed before (guards).  (A whole header element at a run-time index copied
+# through a temporary -- `c.apply(hdr.h, hdr.s[hdr.h.b[1:0]])` -- is p4c's assign_header into a
+# dereference_header_stack: simple_switch_grpc dies, SIGSEGV; not a case here.)
+_SC = ("control C1(inout bit<8> p) { apply { p = p + 3; } }\n"
+       "control C2(inout bit<8> i, inout bit<8> p) { apply { i = i + 1; p = p + 5; } }\n"
+       "control C3(inout h_t h, inout bit<8> p) { apply { h.b = h.b + 1; p = p + 5; } }\n"
+       "control C4(inout bit<8> p, inout bit<8> i) { apply { i = i + 1; p = p + 5; } }\n"
+       "control C5(out bit<8> p, inout bit<8> i) { apply { i = i + 1; p = 0x44; } }\n"
+)
+_SCD = "    C1() c1; C2() c2; C3() c3; C4() c4; C5() c5;\n"
+_SCC = {
+    "index_written_by_an_earlier_copy_back": "c2.apply(hdr.h.b, hdr.s[hdr.h.b[1:0]].x);",
+    "index_written_by_a_later_copy_back": "c4.apply(hdr.s[hdr.h.b[1:0]].x, hdr.h.b);",
+    "out_index_written_by_a_later_copy_back": "c5.apply(hdr.s[hdr.h.b[1:0]].x, hdr.h.b);",
+    "index_in_a_header_argument": "c3.apply(hdr.h, hdr.s[hdr.h.b[1:0]].x);",
+    "index_with_a_call": "c1.apply(hdr.s[gi(hdr.h.b)].x);",
+    "index_with_a_call_after_an_argument_it_writes": "c2.apply(hdr.h.b, hdr.s[gi(hdr.h.b)].x);",
+    "applied_twice": "c3.apply(hdr.h, hdr.s[hdr.h.b[1:0]].x); c3.apply(hdr.h, hdr.s[0].x);",
+    "plain": "c1.apply(hdr.s[hdr.h.b[1:0]].x);",
+}
+_GI = "bit<2> gi(inout bit<8> c) { c = c + 1; return c[1:0]; }\n"
+CASES += [
+    case(f"mutz42_sub_control_argument_with_a_run_time_index_{name}", "stacks", program(
+        f"        {body}\n", ingress_decls=_SCD, top=_GI + _SC,
+        headers="header e_t { bit<8> x; }\n", fields="    e_t[3] s;\n", parser=_STK_PARSER,
+        deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.h); pkt.emit(hdr.s);\n"),
+        frames=[(1, H(a, b, 0x2233, 2) + bytes([0x10, 0x20, 0x30])) for a in (0, 1) for b in (0, 1)])
+    for name, body in _SCC.items()
+]
+
+# The same order for a function's and an action's arguments: SideEffectOrdering evaluates the arguments
+# left to right, each index temporary where its argument stands -- an earlier argument's copy-in is taken
+# before a call in a later argument's index runs (ExpressionGen.after_pins; the value call agreed before).
+from .mutz41 import _AA, _AF  # noqa: E402
+_FC = {
+    "function": "fw(hdr.h.b, hdr.s[gi(hdr.h.b)].x);",
+    "function_value": "hdr.h.d = (bit<32>)fw2(hdr.h.b, hdr.s[gi(hdr.h.b)].x);",
+    "action": "aw(hdr.h.b, hdr.s[gi(hdr.h.b)].x);",
+}
+CASES += [
+    case(f"mutz42_call_in_an_index_after_an_argument_it_writes_{name}_{where}", "stacks", program(
+        "        a();\n" if where == "in_an_action" else f"        {body}\n",
+        ingress_decls=_AA + f"    action a() {{ {body} }}\n", top=_AF, headers="header e_t { bit<8> x; }\n",
+        fields="    e_t[3] s;\n", parser=_STK_PARSER, deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.h); pkt.emit(hdr.s);\n"),
+        frames=[(1, H(a, b, 0x2233, 2) + bytes([0x10, 0x20, 0x30])) for a in (0, 1) for b in (0, 1)])
+    for name, body in _FC.items() for where in ("in_an_action", "in_the_control")
+]
