@@ -89,7 +89,8 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
                 unvisited.append(st)
                 if k in ("apply", "call_action"):
                     sites.append((st, sts[i + 1:]))
-                if k == "assign" and st["l"].get("op") == "var" and not has_method_call(st["r"]):
+                if k == "assign" and st["l"].get("op") == "var" and not has_method_call(st["r"]) or \
+                        k == "decl" and st.get("init") is not None and not has_method_call(st["init"]):
                     late.append((pos, st))
             if k == "block":
                 visited = walk(st["body"], visited)
@@ -123,7 +124,7 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
         drop_unvisited_action_locals(body, unvisited, actions, tables, prefix, sites)
     overwritten = set() if lcp else {id(st) for lst, i in tails for st in overwritten_field_stores(lst, i)}
     decls = {d["n"] for d in ir_dicts(body) if d.get("s") == "decl" and not str(d.get("n", "")).startswith("L.")}
-    gone = {id(st) for pos, st in late if st["l"]["n"] in decls and last_read.get(st["l"]["n"], -1) < pos} | overwritten
+    gone = {id(st) for pos, st in late if _lname(st) in decls and last_read.get(_lname(st), -1) < pos} | overwritten
     read_anywhere = _var_reads(unvisited, set())
     dead = {n for n in decls - live if n in read_anywhere} if lcp else set()
     for d in ir_dicts(body):
@@ -132,6 +133,10 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
                     and has_method_call(d["init"])):
             dead.discard(d.get("n") or d["l"]["n"])
     repl: dict = {}
+    for st in unvisited if not lcp else ():
+        zeroed = _front_temps_zeroed(st)
+        if zeroed is not None:
+            repl[id(st)] = ([], zeroed)
     for st in unvisited if lcp and hdr_bytes is not None else ():
         zeroed = _zeroed_mux(st)
         got = _uninitialized_copy_backs(zeroed or st, hdr_bytes)
@@ -143,7 +148,9 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     def strip(sts):
         out = []
         for st in sts:
-            if st.get("s") == "assign" and st["l"].get("op") == "var" and st["l"]["n"] in dead or id(st) in gone:
+            if id(st) in gone and st.get("s") == "decl":   # (a declaration loses its initializer)
+                st = dict(st, init=None)
+            elif st.get("s") == "assign" and st["l"].get("op") == "var" and st["l"]["n"] in dead or id(st) in gone:
                 continue
             if id(st) in repl:
                 out.extend(repl[id(st)][0])
@@ -216,16 +223,48 @@ def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
             return None
     if key is None:
         return pre, None
-    def temp(d):   # SideEffectOrdering's temporaries: each call, ?:, and binary operation over a call
+    rest = _temps_zeroed(st[key], calls)
+    if any(overlap(r, p) for r in path_reads(rest) for p in outs):
+        return None
+    return pre, dict(st, **{key: rest})
+
+
+def _temps_zeroed(x: dict, calls: list) -> dict:
+    """Expression ``x`` with each temporary SideEffectOrdering makes of it read as 0/``false``: each
+    of ``calls`` (nodes of ``x``), each ``?:``, and each binary operation over one of ``calls``."""
+    def temp(d):
         e = d["a"] if d.get("op") == "un" and d.get("o") == "!" and (d["a"].get("o") in ("==", "!=")) else d
         if any(e is c for c in calls) or e.get("op") == "cond" or e.get("op") == "bin" and any(
                 x is c for x in ir_dicts(e) for c in calls):   # (the front end made `!(a == b)` one `!=`)
             return _zero(d["t"])
         return None
-    rest = ir_replace(st[key], temp)
-    if any(overlap(r, p) for r in path_reads(rest) for p in outs):
+    return ir_replace(x, temp)
+
+
+def _front_temps_zeroed(st: dict) -> dict | None:
+    """Statement ``st`` of the flow p4c's front-end SimplifyDefUse does not visit (past a single-case
+    switch whose case returns or exits; :func:`drop_unvisited_locals`) with the temporaries
+    SideEffectOrdering made of it before that pass read as 0/``false`` -- locals read only there, whose
+    stores it drops: as :func:`_uninitialized_copy_backs` has them, each ``?:``, each value of a
+    function without out/inout parameters (inlined later), each binary operation over such a call, and
+    without a call a ``?:`` that is the whole value (:func:`_zeroed_mux`) (helper mutz42, fuzz_mutants ``--kinds mux_expr``
+    seed 1761: ``if (h.d == 2) { return; } switch (h.b) { 5: { return; } } h.a = (h.a == 0) ? 7 : h.a;``
+    writes h.a = 0 on BMv2 -- where the switch is the first statement that may return, the mid end
+    drops the statement: ``elab_common.live_prefix``).  A call with out/inout arguments keeps its
+    temporary (its store has a side effect: ``h.c = (bit<16>)f(h.b)`` works); None where ``st`` has
+    one, calls anything else, or has none of those temporaries."""
+    key = {"assign": "r", "decl": "init", "if": "c", "switch_value": "e"}.get(st.get("s"))
+    e = st.get(key) if key else None
+    calls = [d for d in ir_dicts(e) if d.get("op") == "call_fn"] if isinstance(e, dict) else []
+    if not isinstance(e, dict) or has_method_call(ir_replace(e, lambda d: _zero(d["t"]) if any(d is c for c in calls) else None)):
         return None
-    return pre, dict(st, **{key: rest})
+    if not calls:   # (without a call only a `?:` that is the whole value, as in the mid end's flow)
+        return _zeroed_mux(st)
+    return dict(st, **{key: _temps_zeroed(e, calls)})
+
+
+def _lname(st: dict) -> str:
+    return st["n"] if st.get("s") == "decl" else st["l"]["n"]
 
 
 def _zeroed_mux(st: dict) -> dict | None:

@@ -84,3 +84,90 @@ CASES += [
         frames=[(1, H(a, b, 0x2233, 2) + bytes([0x10, 0x20, 0x30])) for a in (0, 1) for b in (0, 1)])
     for name, body in _FC.items() for where in ("in_an_action", "in_the_control")
 ]
+
+# fuzz_mutants --kinds mux_expr seed 1761: past a single-case switch whose case returns (or exits), a `?:`
+# whose arm is the assignment's own destination reads 0 too (its SideEffectOrdering temporary loses its stores).
+_MS = {
+    "else_arm_is_the_destination": "hdr.h.a = (hdr.h.a == 0) ? (7) : hdr.h.a;",
+    "then_arm_is_the_destination": "hdr.h.a = (hdr.h.a != 0) ? hdr.h.a : 8w7;",
+    "nested": "if (hdr.h.c == 5) { switch (hdr.h.b) { 5: { return; } } hdr.h.a = (hdr.h.a == 0) ? (7) : hdr.h.a; }",
+    "after_an_if_return": "if (hdr.h.d == 2) { return; } switch (hdr.h.b) { 5: { return; } } "
+                          "hdr.h.a = (hdr.h.a == 0) ? (7) : hdr.h.a;",
+    "nested_after_an_if_return": "if (hdr.h.c == 5) { if (hdr.h.d == 2) { return; } switch (hdr.h.b) { 5: { return; } } "
+                                 "hdr.h.a = (hdr.h.a == 0) ? (7) : hdr.h.a; }",
+}
+CASES += [
+    case(f"mutz42_conditional_expression_past_a_single_case_switch_whose_case_{end}s_{name}", CAT, program(
+        ("" if "nested" in name or "after" in name else f"        switch (hdr.h.b) {{ 5: {{ {end}; }} }}\n")
+        + f"        {body.replace('return', end)}\n        hdr.h.c = hdr.h.c + 16;\n"),
+        frames=[(1, H(a, b, c, d)) for a in (0, 1) for b in (0, 5) for c in (5,) for d in (0, 2)])
+    for name, body in _MS.items() for end in ("exit", "return")
+]
+
+_FR2 = ("bit<8> g(in bit<8> v) { return v + 1; }\n"
+        "bit<8> fi(inout bit<8> p) { p = p + 3; return p; }\n"
+        "void fs(inout bit<8> p) { p = p + 3; }\n")
+_AR = {
+    "mux": "hdr.h.c = (hdr.h.b == 3) ? 16w1 : 16w2;",
+    "mux_in_a_sum": "hdr.h.c = 16w8 + ((hdr.h.b == 3) ? 16w1 : 16w2);",
+    "mux_with_a_function_arm": "hdr.h.c = (hdr.h.b == 3) ? 16w1 : (bit<16>)g(hdr.h.b);",
+    "function_value": "hdr.h.c = (bit<16>)g(hdr.h.b);",
+    "function_value_in_a_sum": "hdr.h.c = (bit<16>)g(hdr.h.b) + 16w1;",
+    "or_over_a_function": "if (hdr.h.b == 3 || g(hdr.h.b) == 4) { hdr.h.c = 1; }",
+    "inout_call_statement": "fs(hdr.h.b);",
+    "inout_call_value": "hdr.h.c = (bit<16>)fi(hdr.h.b);",
+    "local": "bit<8> v = hdr.h.b + 1; hdr.h.c = (bit<16>)v;",
+}
+CASES += [
+    case(f"mutz42_past_a_single_case_switch_whose_case_returns_after_an_if_return_{name}", CAT, program(
+        f"        if (hdr.h.d == 2) {{ return; }}\n        switch (hdr.h.a) {{ 5: {{ hdr.h.c = 7; return; }} }}\n"
+        f"        {body}\n        hdr.h.d = (bit<32>)hdr.h.c;\n", top=_FR2),
+        frames=[(1, H(4, 3, 9)), (1, H(4, 2, 9)), (1, H(5, 3, 9)), (1, H(4, 3, 9, 2))])
+    for name, body in _AR.items()
+]
+
+# Behind an earlier statement that may return, a single-case switch whose case returns (or exits, in a
+# control that holds a return) ends RemoveReturns' group `if (!hasReturned) { .. }`: the join at its end
+# ends the case's copies, so what follows reads the field (checkmate-switch read the case's value).
+_CP = {
+    "returns": "switch (hdr.h.a) { 5: { hdr.h.c = 7; return; } }",
+    "exits": "switch (hdr.h.a) { 5: { hdr.h.c = 7; exit; } }",
+    "assigns_only": "switch (hdr.h.a) { 5: { hdr.h.c = 7; } }",
+}
+CASES += [
+    case(f"mutz42_case_copy_after_an_if_return_past_a_single_case_switch_that_{name}", CAT, program(
+        f"        if (hdr.h.d == 2) {{ return; }}\n        {sw}\n        hdr.h.d = (bit<32>)hdr.h.c;\n"),
+        frames=[(1, H(4, 3, 9)), (1, H(5, 3, 9)), (1, H(4, 3, 9, 2))])
+    for name, sw in _CP.items()
+]
+
+# fuzz_mutants seed 3955 (default kinds): verify_checksum whose checksum field is in an invalid header.
+_VC = {
+    "field_in_an_invalid_header": "verify_checksum(true, { hdr.h.a, hdr.h.b }, hdr.h2.c, HashAlgorithm.csum16);",
+    "data_all_invalid": "verify_checksum(true, { hdr.h2.a, hdr.h2.b }, hdr.h.c, HashAlgorithm.csum16);",
+}
+CASES += [
+    case(f"mutz42_verify_checksum_{name}", "externs", program(
+        "        hdr.h.d = (bit<32>)(bit<1>)sm.checksum_error;\n", verify=f"apply {{ {body} }}"),
+        frames=[(1, H(1, 2, 0)), (1, H(1, 2, 0xffff)), (1, H(1, 2, 0xfdfc)), (1, H(0xee, 2, 0) + bytes(12)),
+                (1, H(0xee, 2, 0xffff) + bytes([0, 0, 0xff, 0xff]) + bytes(8))])
+    for name, body in _VC.items()
+]
+
+# fuzz_mutants seed 3999 (cast_slice,exit_stmt,switch_wrap): a direct counter a table property
+# declares goes with its table when p4c drops the table (never applied, or applied only after a `return`):
+# no type_info in p4c's P4Info (checkmate-p4c wrote an empty one).  `declared_in_the_control` is a guard.
+_DT = ("    action s(bit<8> v) { hdr.h.b = v; }\n"
+       "    table t { key = { hdr.h.a: exact; } actions = { s; NoAction; }\n"
+       "              @name(\"t_hits\") counters = direct_counter(CounterType.packets_and_bytes); }\n")
+_DTC = {
+    "applied_after_a_return": ("        return;\n        t.apply();\n", _DT),
+    "never_applied": ("", _DT),
+    "declared_in_the_control": ("", "    direct_counter(CounterType.packets) dc;\n" + _DT.replace(
+        "@name(\"t_hits\") counters = direct_counter(CounterType.packets_and_bytes)", "counters = dc")),
+}
+CASES += [
+    case(f"mutz42_direct_resource_of_a_dropped_table_{name}", "p4info", program(body, ingress_decls=decls),
+         frames=[(1, H(1, 2, 3))])
+    for name, (body, decls) in _DTC.items()
+]
