@@ -265,6 +265,8 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
             return False
         if b.get("s") == "block":   # a block (also an inlined body's) runs in line
             return overwritten(list(b["body"]) + rest[j + 1:], lv, inline, budget)
+        if b.get("s") == "return" and "_ret" in b:   # (an action body's own: action_store_verdicts)
+            return overwritten(b["_ret"], lv, inline, budget)
         if b.get("s") in _SWITCHES:
             view = _switch_view(b, lv, inline)
             return view is not None and overwritten(view + rest[j + 1:], lv, inline, budget)
@@ -484,7 +486,9 @@ def action_store_verdicts(name: str, body: list, rest: list, inline) -> list:
     :func:`settle_action_stores`; an initializer's setValid stays: not judged)."""
     mark_action_stores(name, body)
     found: list = []
-    _body_stores(list(body), list(rest), inline, found)
+    # (a `return` of the body goes on with the site's rest: fuzz_mutants --kinds action_if seed 4381)
+    body = ir_replace(list(body), lambda d: {"s": "return", "_ret": list(rest)} if d.get("s") == "return" else None)
+    _body_stores(body, list(rest), inline, found)
     return [(sid, dead) for sid, dead in found if str(sid).startswith("A:")]
 
 

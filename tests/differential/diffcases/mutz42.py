@@ -1,5 +1,5 @@
 """Found by helper mutz42 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5."""
-from .base import H, case, program
+from .base import H, H2, case, program
 from .fuzz22 import _STK_PARSER
 
 CAT = "front end (p4c-compatible)"
@@ -171,3 +171,21 @@ CASES += [
          frames=[(1, H(1, 2, 3))])
     for name, (body, decls) in _DTC.items()
 ]
+
+# fuzz_mutants --kinds action_if seeds 4243 and 4381: a store in an action body followed by a `return`
+# that the call site's copy-back (4243: the action's inout header argument) or the statements after the
+# call (4381: a union member) overwrite is dead for p4c's def-use as on the path without the return;
+# BMv2 keeps the header's fields (4243) or the member's sibling valid (4381).  checkmate-p4c kept the
+# store (dead_reads._drop_dead_before, union_defuse.action_store_verdicts: a `return` goes on with the
+# copy-back or the site's rest).
+from .fuzz18 import _U  # noqa: E402
+from .fuzz29 import _FR_OPT  # noqa: E402
+CASES.append(case("mutz42_action_header_copy_back_drops_a_field_store_before_a_return", CAT, program(
+    "        a0(hdr.h2);\n        hdr.h.c = hdr.h2.c;\n        hdr.h.a = (bit<8>)hdr.h2.d;\n",
+    ingress_decls="    action a0(inout h_t q) { hdr.h2.setValid(); if (hdr.h2.c == 0) { hdr.h2.c = 3; return; } "
+                  "hdr.h2.c = hdr.h2.c + 5; hdr.h.b = hdr.h2.b; }\n"), frames=_FR_OPT + [(1, H2(0x31, 0x32, 0, 0x35363738, b=1))]))
+CASES.append(case("mutz42_action_union_store_before_a_return_dead_at_the_call_site", CAT, program(
+    "        if (hdr.h.d == 2) { b(); hdr.u.x = hdr.h2; } else { b(); }\n"
+    "        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());\n",
+    ingress_decls="    action b() { hdr.u.x = hdr.h; if (hdr.h.b != 0) { hdr.h.b = 4; return; } hdr.h.b = hdr.h.b + 5; }\n", **_U),
+    frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3) for d in (1, 2) for b in (0, 2)]))
