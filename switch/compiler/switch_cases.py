@@ -102,6 +102,9 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
             elif k == "switch_value":
                 if visited:
                     reads(st["e"], pos)
+                    for n in st.get("fe_reads") or ():   # (reads the case's copies took: switch_copies)
+                        live.add(n)
+                        last_read[n] = max(last_read.get(n, -1), pos)
                 ends = [walk(c["body"], visited) for c in st["cases"]]
                 single = len(st["cases"]) == 1 and len(st["cases"][0]["labels"]) == 1 and \
                     st["cases"][0]["labels"] != ["default"]
@@ -126,7 +129,7 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     decls = {d["n"] for d in ir_dicts(body) if d.get("s") == "decl" and not str(d.get("n", "")).startswith("L.")}
     gone = {id(st) for pos, st in late if _lname(st) in decls and last_read.get(_lname(st), -1) < pos} | overwritten
     read_anywhere = _var_reads(unvisited, set())
-    dead = {n for n in decls - live if n in read_anywhere} if lcp else set()
+    dead = {n for n in decls - live if n in read_anywhere} if lcp else set()   # (live: fuzz_mutants seed 4015)
     for d in ir_dicts(body):
         if (d.get("s") == "assign" and d["l"].get("op") == "var" and d["l"]["n"] in dead and has_method_call(d["r"])) \
                 or (d.get("s") == "decl" and d.get("n") in dead and d.get("init") is not None

@@ -189,3 +189,20 @@ CASES.append(case("mutz42_action_union_store_before_a_return_dead_at_the_call_si
     "        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());\n",
     ingress_decls="    action b() { hdr.u.x = hdr.h; if (hdr.h.b != 0) { hdr.h.b = 4; return; } hdr.h.b = hdr.h.b + 5; }\n", **_U),
     frames=[(1, H(a, b, 2, d=d, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3) for d in (1, 2) for b in (0, 2)]))
+
+# fuzz_mutants --kinds exit_stmt seed 4015: past a single-case switch whose case exits, the mid end's
+# LocalCopyPropagation still puts in the values it knows (`h.c = (bit<16>)v` reads v's 3); what loses its
+# stores is a local the front end finds read only there -- not one a visited read keeps live, also where
+# that read is one the mid end replaces by another switch's case copy (`v = h.a + 4` in t's case).
+# checkmate-p4c judged the liveness after its copies (switch_copies.propagate_copies' `fe_reads`).
+CASES.append(case("mutz42_local_read_past_a_single_case_switch_whose_case_exits_kept_live_by_a_replaced_read", CAT, program("""
+        bit<8> v = 3;
+        if (hdr.h.c == 2) {
+            switch (hdr.h.b) { 5: { v = hdr.h.a + 4; } }
+            hdr.h.c = (bit<16>)v;
+        } else if (hdr.h.c == 3) {
+            switch (hdr.h.b) { 5: { exit; } }
+            hdr.h.c = (bit<16>)v;
+        }
+        hdr.h.b = hdr.h.b + 0x10;
+"""), frames=[(1, H(1, b, c, 0x77)) for b in (0, 5) for c in (1, 2, 3)]))
