@@ -274,6 +274,8 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
             body = inline(b, lv)
             if body is not None:
                 return overwritten(body + rest[j + 1:], lv, inline, budget)
+        if b.get("s") == "if" and _emptied(b, rest[j + 1:], inline, budget):
+            continue   # (p4c's repeated def-use empties it, SimplifyControlFlow drops it: mutants seed 1878)
         if b.get("s") == "if" and not (_plain(b) and not touches(b, lv)):
             # p4c's def-use: dead when every path overwrites it first (a read in the
             # condition, or a table applied there, keeps it)
@@ -307,6 +309,23 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
         if touches(b, lv):
             return False
     return False
+
+
+def _emptied(b: dict, after: list, inline, budget: list) -> bool:
+    """Whether ``if`` statement ``b`` holds only stores that ``after`` (and the rest of their arm)
+    overwrite before a read, its condition calling nothing: p4c's def-use drops them, and the
+    empty ``if`` goes with its condition's reads (``h.c = c ? u.x.c : h.c; if (h.c == 2) { h.c = 7; }``
+    before ``h.c`` is written again: fuzz_mutants ``--kinds mux_expr`` seed 1878, helper mutz42)."""
+    if has_call(b["c"]) or any(n.get("op") == "table_hit" for n in ir_dicts(b["c"])):
+        return False
+    def flat(sts):
+        return [y for x in sts for y in (flat(x["body"]) if x.get("s") == "block" else [x])]
+    for arm in (flat(b["then"] or []), flat(b["else"] or [])):
+        for k, x in enumerate(arm):
+            if x.get("s") != "assign" or has_call(x["r"]) or x["l"].get("op") == "slice" or \
+                    not overwritten(list(arm[k + 1:]) + after, x["l"], inline, budget):
+                return False
+    return True
 
 
 def _param_sets_valid(blk: dict, call: dict, arg: dict) -> bool:

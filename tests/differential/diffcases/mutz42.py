@@ -206,3 +206,17 @@ CASES.append(case("mutz42_local_read_past_a_single_case_switch_whose_case_exits_
         }
         hdr.h.b = hdr.h.b + 0x10;
 """), frames=[(1, H(1, b, c, 0x77)) for b in (0, 5) for c in (1, 2, 3)]))
+
+# fuzz_mutants --kinds mux_expr seed 1878: a union member's copy-back read only by a store that p4c's
+# repeated def-use drops -- after an `if` whose only store is dead goes (SimplifyControlFlow), its
+# condition's read with it -- is dead too: BMv2 keeps the sibling valid (union_defuse._emptied).  The
+# `..._kept` twin (the `if` writes h.d, read at the end) is a guard.
+for _name, _arm in (("dropped", "hdr.h.c = 7;"), ("kept", "hdr.h.d = 7;")):
+    CASES.append(case(f"mutz42_union_copy_back_read_by_a_store_dead_past_an_emptied_if_{_name}", CAT, program(f"""
+        a(hdr.u.x);
+        hdr.h.c = (hdr.h.c < 8) ? (hdr.u.x.c) : hdr.h.c;
+        if (hdr.h.c == 2) {{ {_arm} }}
+        hdr.u.x = hdr.h2;
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", ingress_decls="    action a(out h_t p) { p = {9, 9, 9, 9}; }\n", **_U),
+        frames=[(1, H(a, b, 2, d=0, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3) for b in (1, 2)]))
