@@ -150,7 +150,7 @@ def _emptied_if(st: dict, rest: list, sub_body) -> bool:
     return True
 
 
-def _drop_dead_before(stmts: list, tail: list, headers: frozenset = frozenset()) -> list:
+def _drop_dead_before(stmts: list, tail: list, headers: frozenset = frozenset(), ret: list | None = None) -> list:
     """``stmts`` (walked into plain blocks) without the stores of the module docstring, ``tail``
     being the assignments that run after them; also, with ``headers`` (the paths of headers a
     copy-back writes whole), any store to one of them or a part of it and its ``setValid()``.
@@ -158,9 +158,12 @@ def _drop_dead_before(stmts: list, tail: list, headers: frozenset = frozenset())
     with it (fuzz_mutants seed 3445, ``q.c = 3; q.c = q.c + 2;`` in an arm), and an ``if`` left empty
     goes (SimplifyControlFlow), its condition's read with it, so the next def-use drops what only
     that read kept (seed 2981: ``h2.c = 3; if (h2.c == 2) { h2.c = 7; }`` in a body whose copy-back
-    writes h2)."""
+    writes h2).  A ``return`` goes to ``ret`` (the copy-back; ``tail`` by default): a store an arm's
+    ``return`` follows is dead when the copy-back overwrites it (fuzz_mutants ``--kinds action_if``
+    seed 4243, helper mutz42: ``if (h2.c == 0) { h2.c = 3; return; }`` in a body copied back into h2)."""
+    ret = tail if ret is None else ret
     while True:
-        out = _without_empty_ifs(_drop_once(stmts, tail, headers))
+        out = _without_empty_ifs(_drop_once(stmts, tail, headers, ret))
         if out == stmts:
             return out
         stmts = out
@@ -181,29 +184,38 @@ def _without_empty_ifs(stmts: list) -> list:
     return out
 
 
-def _drop_once(stmts: list, tail: list, headers: frozenset) -> list:
+def _following(rest: list, tail: list, ret: list) -> list:
+    """What runs after a statement: ``rest`` (plain blocks opened) up to a ``return``, which goes to
+    ``ret``; ``tail`` after its end."""
+    out = []
+    for x in flat_blocks(rest):
+        if x.get("s") == "return":
+            return out + ret
+        out.append(x)
+    return out + tail
+
+
+def _drop_once(stmts: list, tail: list, headers: frozenset, ret: list) -> list:
     out = []
     for i, st in enumerate(stmts):
-        rest = stmts[i + 1:]
+        after = _following(stmts[i + 1:], tail, ret)
         if st.get("s") == "block":
-            body = _drop_dead_before(st["body"], list(flat_blocks(rest)) + tail, headers)
+            body = _drop_dead_before(st["body"], after, headers, ret)
             if body != st["body"]:
                 st = dict(st, body=body)
         elif st.get("s") == "if":
             # (a store in a branch is dead as in straight-line code when what follows the if
             # overwrites it: p4c's def-use drops it predicated too -- fuzz_mutants seed 2636)
-            after = list(flat_blocks(rest)) + tail
-            arms = {arm: _drop_dead_before(st[arm], after, headers) for arm in ("then", "else") if st.get(arm)}
+            arms = {arm: _drop_dead_before(st[arm], after, headers, ret) for arm in ("then", "else") if st.get(arm)}
             if any(arms[arm] != st[arm] for arm in arms):
                 st = dict(st, **arms)
         elif st.get("s") == "assign" and not has_method_call(st["r"]) and (
                 _dyn_read(st["r"]) or _within(_path(st["l"]), headers)):
             target = _path(st["l"])
-            if target is not None and "[*]" not in target and dead_store(
-                    target, list(flat_blocks(rest)) + tail, span=bit_span(st["l"])):
+            if target is not None and "[*]" not in target and dead_store(target, after, span=bit_span(st["l"])):
                 continue
         elif st.get("s") == "setvalid" and not st.get("siblings") and _path(st["h"]) in headers \
-                and dead_store(_path(st["h"]), list(flat_blocks(rest)) + tail):
+                and dead_store(_path(st["h"]), after):
             continue
         out.append(st)
     return out

@@ -371,6 +371,11 @@ def live_prefix(stmts: list, exits: bool = False) -> list:
                 i, seen = j + 1, True
                 continue
             return out + [st]
+        if seen and st.get("copies") and (st.get("returns") or exits and st.get("exits")):
+            # behind an earlier statement that may return the switch ends RemoveReturns' group
+            # `if (!flag) { .. }`, whose join ends its case's copies (helper mutz42: `if (h.d == 2) {
+            # return; } switch (h.a) { 5: { h.c = 7; return; } } h.d = (bit<32>)h.c;` reads h.c)
+            st = {k: v for k, v in st.items() if k != "copies"}
         seen = seen or may_return(st)
         out.append(st)
         i += 1

@@ -542,7 +542,8 @@ class TableRules(EntryRules):
         name = na[1][0][1:] if na[1][0].startswith(".") else na[1][0]   # p4c: one dot off
         rec = {"name": name, "py": "X_" + re.sub(r"\W", "_", name), "table": None, "annos": annos,
                "unit": self.enum_member(args[0], "CounterType" if kind == "direct_counter" else "MeterType"),
-               "uid": ((annotation(annos, "id") or (None, [None]))[1] or [None])[0]}
+               "uid": ((annotation(annos, "id") or (None, [None]))[1] or [None])[0],
+               "inline": True}   # (it goes with its table: p4info.build_p4info's type_info)
         self.add_object(kind + "s", rec, prop.loc)
         return rec
 

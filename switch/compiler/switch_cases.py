@@ -89,7 +89,8 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
                 unvisited.append(st)
                 if k in ("apply", "call_action"):
                     sites.append((st, sts[i + 1:]))
-                if k == "assign" and st["l"].get("op") == "var" and not has_method_call(st["r"]):
+                if k == "assign" and st["l"].get("op") == "var" and not has_method_call(st["r"]) or \
+                        k == "decl" and st.get("init") is not None and not has_method_call(st["init"]):
                     late.append((pos, st))
             if k == "block":
                 visited = walk(st["body"], visited)
@@ -101,6 +102,9 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
             elif k == "switch_value":
                 if visited:
                     reads(st["e"], pos)
+                    for n in st.get("fe_reads") or ():   # (reads the case's copies took: switch_copies)
+                        live.add(n)
+                        last_read[n] = max(last_read.get(n, -1), pos)
                 ends = [walk(c["body"], visited) for c in st["cases"]]
                 single = len(st["cases"]) == 1 and len(st["cases"][0]["labels"]) == 1 and \
                     st["cases"][0]["labels"] != ["default"]
@@ -123,15 +127,19 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
         drop_unvisited_action_locals(body, unvisited, actions, tables, prefix, sites)
     overwritten = set() if lcp else {id(st) for lst, i in tails for st in overwritten_field_stores(lst, i)}
     decls = {d["n"] for d in ir_dicts(body) if d.get("s") == "decl" and not str(d.get("n", "")).startswith("L.")}
-    gone = {id(st) for pos, st in late if st["l"]["n"] in decls and last_read.get(st["l"]["n"], -1) < pos} | overwritten
+    gone = {id(st) for pos, st in late if _lname(st) in decls and last_read.get(_lname(st), -1) < pos} | overwritten
     read_anywhere = _var_reads(unvisited, set())
-    dead = {n for n in decls - live if n in read_anywhere} if lcp else set()
+    dead = {n for n in decls - live if n in read_anywhere} if lcp else set()   # (live: fuzz_mutants seed 4015)
     for d in ir_dicts(body):
         if (d.get("s") == "assign" and d["l"].get("op") == "var" and d["l"]["n"] in dead and has_method_call(d["r"])) \
                 or (d.get("s") == "decl" and d.get("n") in dead and d.get("init") is not None
                     and has_method_call(d["init"])):
             dead.discard(d.get("n") or d["l"]["n"])
     repl: dict = {}
+    for st in unvisited if not lcp else ():
+        zeroed = _front_temps_zeroed(st)
+        if zeroed is not None:
+            repl[id(st)] = ([], zeroed)
     for st in unvisited if lcp and hdr_bytes is not None else ():
         zeroed = _zeroed_mux(st)
         got = _uninitialized_copy_backs(zeroed or st, hdr_bytes)
@@ -143,7 +151,9 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     def strip(sts):
         out = []
         for st in sts:
-            if st.get("s") == "assign" and st["l"].get("op") == "var" and st["l"]["n"] in dead or id(st) in gone:
+            if id(st) in gone and st.get("s") == "decl":   # (a declaration loses its initializer)
+                st = dict(st, init=None)
+            elif st.get("s") == "assign" and st["l"].get("op") == "var" and st["l"]["n"] in dead or id(st) in gone:
                 continue
             if id(st) in repl:
                 out.extend(repl[id(st)][0])
@@ -175,10 +185,13 @@ def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
     reads 0 or ``false`` -- unary operations, casts and slices stay around it (helper mutz41: ``h.c =
     (bit<16>)g(h.b) + (c ? 1 : 2);`` writes 0, ``if (h.b == 3 || g(h.b) == 4)`` is false, ``h.c =
     ~(bit<16>)g(h.b);`` writes 0xffff; p4c's ``--top4`` dumps of SideEffectOrdering and the mid end).
+    A call under a ``?:`` arm or the right operand of ``&&``/``||`` is in SideEffectOrdering's ``if``
+    on that condition, so its copy-backs are too (helper mutz42: ``if (h.b == 3 && f(h.b) == 6)``
+    with ``f(inout bit<8> p)`` writes h.b = 0 where h.b was 3, and keeps it elsewhere; ``h.c = c ?
+    (bit<16>)f(h.b) : 2;`` writes h.c = 0 either way: :func:`.call_copies.call_guard`).
     Returns (the copy-backs, ``st`` with those values put in, or None for a call statement); None where
-    an argument is of another type or not a fixed path, a call with an out/inout argument sits under
-    a ``?:``, ``&&`` or ``||``, a call is in another call, or the statement reads an out/inout argument
-    elsewhere."""
+    an argument is of another type or not a fixed path, a call's guard is not followed, a call is in
+    another call, or the statement reads an out/inout argument elsewhere."""
     if st.get("s") == "call_fn":
         calls, key = [st], None
     else:
@@ -188,10 +201,10 @@ def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
         return None
     pre, outs = [], []
     for call in calls:
-        guarded = key is not None and call_guard(st[key], call) is not True
-        if guarded and any(a.get("dir") in ("out", "inout") for a in call.get("args") or ()) or any(
-                d is not call and d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(call)):
+        guard = True if key is None else call_guard(st[key], call)
+        if guard is None or any(d is not call and d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(call)):
             return None
+        mine = []
         for a in call["args"] if call.get("s") == "call_fn" or call.get("op") == "call_fn_out" else ():
             if has_method_call(a.get("e")):
                 return None
@@ -203,25 +216,58 @@ def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
                 return None
             outs.append(path)
             if t[0] in ("bit", "int", "bool"):
-                pre.append({"s": "assign", "l": lv, "r": _zero(t)})
+                mine.append({"s": "assign", "l": lv, "r": _zero(t)})
             elif t[0] == "header" and not a.get("siblings"):
-                pre.append({"s": "setvalid", "h": lv, "v": False, "siblings": [], "bytes": hdr_bytes(t)})
+                mine.append({"s": "setvalid", "h": lv, "v": False, "siblings": [], "bytes": hdr_bytes(t)})
             else:
                 return None
+        pre += mine if guard is True or not mine else [{"s": "if", "c": guard, "then": mine, "else": []}]
         if key is not None and (call.get("t") or [None])[0] not in ("bit", "int", "bool"):
             return None
     if key is None:
         return pre, None
-    def temp(d):   # SideEffectOrdering's temporaries: each call, ?:, and binary operation over a call
+    rest = _temps_zeroed(st[key], calls)
+    if any(overlap(r, p) for r in path_reads(rest) for p in outs):
+        return None
+    return pre, dict(st, **{key: rest})
+
+
+def _temps_zeroed(x: dict, calls: list) -> dict:
+    """Expression ``x`` with each temporary SideEffectOrdering makes of it read as 0/``false``: each
+    of ``calls`` (nodes of ``x``), each ``?:``, and each binary operation over one of ``calls``."""
+    def temp(d):
         e = d["a"] if d.get("op") == "un" and d.get("o") == "!" and (d["a"].get("o") in ("==", "!=")) else d
         if any(e is c for c in calls) or e.get("op") == "cond" or e.get("op") == "bin" and any(
                 x is c for x in ir_dicts(e) for c in calls):   # (the front end made `!(a == b)` one `!=`)
             return _zero(d["t"])
         return None
-    rest = ir_replace(st[key], temp)
-    if any(overlap(r, p) for r in path_reads(rest) for p in outs):
+    return ir_replace(x, temp)
+
+
+def _front_temps_zeroed(st: dict) -> dict | None:
+    """Statement ``st`` of the flow p4c's front-end SimplifyDefUse does not visit (past a single-case
+    switch whose case returns or exits; :func:`drop_unvisited_locals`) with the temporaries
+    SideEffectOrdering made of it before that pass read as 0/``false`` -- locals read only there, whose
+    stores it drops: as :func:`_uninitialized_copy_backs` has them, each ``?:``, each value of a
+    function without out/inout parameters (inlined later), each binary operation over such a call, and
+    without a call a ``?:`` that is the whole value (:func:`_zeroed_mux`) (helper mutz42, fuzz_mutants ``--kinds mux_expr``
+    seed 1761: ``if (h.d == 2) { return; } switch (h.b) { 5: { return; } } h.a = (h.a == 0) ? 7 : h.a;``
+    writes h.a = 0 on BMv2 -- where the switch is the first statement that may return, the mid end
+    drops the statement: ``elab_common.live_prefix``).  A call with out/inout arguments keeps its
+    temporary (its store has a side effect: ``h.c = (bit<16>)f(h.b)`` works); None where ``st`` has
+    one, calls anything else, or has none of those temporaries."""
+    key = {"assign": "r", "decl": "init", "if": "c", "switch_value": "e"}.get(st.get("s"))
+    e = st.get(key) if key else None
+    calls = [d for d in ir_dicts(e) if d.get("op") == "call_fn"] if isinstance(e, dict) else []
+    if not isinstance(e, dict) or has_method_call(ir_replace(e, lambda d: _zero(d["t"]) if any(d is c for c in calls) else None)):
         return None
-    return pre, dict(st, **{key: rest})
+    if not calls:   # (without a call only a `?:` that is the whole value, as in the mid end's flow)
+        return _zeroed_mux(st)
+    return dict(st, **{key: _temps_zeroed(e, calls)})
+
+
+def _lname(st: dict) -> str:
+    return st["n"] if st.get("s") == "decl" else st["l"]["n"]
 
 
 def _zeroed_mux(st: dict) -> dict | None:

@@ -318,6 +318,9 @@ def propagate_copies(stmts: list, left: dict | None = None, expand=None) -> list
             tail = out[i + 1:]   # (stores p4c's front end drops as dead end none: dead_reads)
             drop_dead_field_stores(tail, [r for v in live.values() for r in path_reads(v)], expand)
             out[i + 1:] = _carry(tail, live, expand, decls=decls)
+            if gone := {d["n"] for d in ir_dicts(tail) if d.get("op") == "var"} - {   # (locals whose reads the
+                    d["n"] for d in ir_dicts(out[i + 1:]) if d.get("op") == "var"}:   # copies took: live, switch_cases)
+                out[i]["fe_reads"] = sorted(gone)
             if left is not None:
                 left.update(live)
     return out

@@ -265,6 +265,8 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
             return False
         if b.get("s") == "block":   # a block (also an inlined body's) runs in line
             return overwritten(list(b["body"]) + rest[j + 1:], lv, inline, budget)
+        if b.get("s") == "return" and "_ret" in b:   # (an action body's own: action_store_verdicts)
+            return overwritten(b["_ret"], lv, inline, budget)
         if b.get("s") in _SWITCHES:
             view = _switch_view(b, lv, inline)
             return view is not None and overwritten(view + rest[j + 1:], lv, inline, budget)
@@ -272,6 +274,8 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
             body = inline(b, lv)
             if body is not None:
                 return overwritten(body + rest[j + 1:], lv, inline, budget)
+        if b.get("s") == "if" and _emptied(b, rest[j + 1:], inline, budget):
+            continue   # (p4c's repeated def-use empties it, SimplifyControlFlow drops it: mutants seed 1878)
         if b.get("s") == "if" and not (_plain(b) and not touches(b, lv)):
             # p4c's def-use: dead when every path overwrites it first (a read in the
             # condition, or a table applied there, keeps it)
@@ -305,6 +309,23 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
         if touches(b, lv):
             return False
     return False
+
+
+def _emptied(b: dict, after: list, inline, budget: list) -> bool:
+    """Whether ``if`` statement ``b`` holds only stores that ``after`` (and the rest of their arm)
+    overwrite before a read, its condition calling nothing: p4c's def-use drops them, and the
+    empty ``if`` goes with its condition's reads (``h.c = c ? u.x.c : h.c; if (h.c == 2) { h.c = 7; }``
+    before ``h.c`` is written again: fuzz_mutants ``--kinds mux_expr`` seed 1878, helper mutz42)."""
+    if has_call(b["c"]) or any(n.get("op") == "table_hit" for n in ir_dicts(b["c"])):
+        return False
+    def flat(sts):
+        return [y for x in sts for y in (flat(x["body"]) if x.get("s") == "block" else [x])]
+    for arm in (flat(b["then"] or []), flat(b["else"] or [])):
+        for k, x in enumerate(arm):
+            if x.get("s") != "assign" or has_call(x["r"]) or x["l"].get("op") == "slice" or \
+                    not overwritten(list(arm[k + 1:]) + after, x["l"], inline, budget):
+                return False
+    return True
 
 
 def _param_sets_valid(blk: dict, call: dict, arg: dict) -> bool:
@@ -484,7 +505,9 @@ def action_store_verdicts(name: str, body: list, rest: list, inline) -> list:
     :func:`settle_action_stores`; an initializer's setValid stays: not judged)."""
     mark_action_stores(name, body)
     found: list = []
-    _body_stores(list(body), list(rest), inline, found)
+    # (a `return` of the body goes on with the site's rest: fuzz_mutants --kinds action_if seed 4381)
+    body = ir_replace(list(body), lambda d: {"s": "return", "_ret": list(rest)} if d.get("s") == "return" else None)
+    _body_stores(body, list(rest), inline, found)
     return [(sid, dead) for sid, dead in found if str(sid).startswith("A:")]
 
 

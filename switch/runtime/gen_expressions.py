@@ -104,7 +104,7 @@ class ExpressionGen:
                 arg = dict(arg, e=lv)
                 pinned.append(arg)
                 val = self.default(arg["t"]) if arg["dir"] == "out" else self.copy_in(arg["e"], arg["t"])
-                args.append(f"({', '.join(f'({ix} := {code})' for ix, code in pins)}, {val})[-1]" if pins else val)
+                args.append(self.after_pins(pins, val))
             e = dict(e, args=pinned)
             parts = [f"({r} := {e['fn']}(P, {', '.join(args)}))"]
             outs = [arg for arg in e["args"] if arg["dir"] in ("out", "inout")]
@@ -320,6 +320,14 @@ class ExpressionGen:
                 v = f"({v} & {mask(w)})"
             parts.append((v, pos))
         return total, parts
+
+    @staticmethod
+    def after_pins(pins: list, val: str) -> str:
+        """``val`` (an argument's copy-in) run after the pins of its index (:meth:`pinned_indices`), in
+        one expression: an argument list evaluated left to right then sets each index where its argument
+        stands, after the earlier arguments' copy-ins, as p4c's SideEffectOrdering orders them (helper
+        mutz42: ``f(h.b, hs[g(h.b)].x)`` with ``g(inout ..)`` copies in h.b before g writes it)."""
+        return f"({', '.join(f'({ix} := {code})' for ix, code in pins)}, {val})[-1]" if pins else val
 
     def pinned_indices(self, lv: dict) -> tuple:
         """Lvalue ``lv`` (a function's out/inout argument) with each run-time stack index read from

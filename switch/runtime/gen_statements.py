@@ -290,20 +290,19 @@ class StatementGen:
                 elide = (_dyn_index(arg["e"]) and not holds_call(arg["e"])
                          and not _mentions(a["body"], p["py"])
                          and not any(o is not None and _may_overlap(o, arg["e"]) for o, _ in outs))
+                pins = []
                 if arg["dir"] in ("out", "inout") and not elide:   # (ExpressionGen.pinned_indices)
                     lv, pins = self.pinned_indices(arg["e"])
-                    for ix, code in pins:
-                        self.emit(ind, f"{ix} = {code}")
                     arg = dict(arg, e=lv)
                 if arg["dir"] == "out" or elide:
-                    args.append(self.default(p["t"]))
+                    args.append(self.after_pins(pins, self.default(p["t"])))
                 else:
                     v = self.x(arg["e"])
                     if p["t"][0] in ("header", "struct", "stack"):   # copy-in (inout too: the
                         v = f"{v}.copy()"   # body's direct writes to the argument are lost at copy-out)
                     elif p["t"][0] == "varbit":   # a box of the parameter's own: bits and length
                         v = self.copy_in(arg["e"], p["t"])
-                    args.append(v)
+                    args.append(self.after_pins(pins, v))
                 if arg["dir"] in ("out", "inout"):
                     outs.append((None if elide else arg["e"], p["t"]))
                     sibs.append(arg.get("siblings", ()))   # a union member: the others go invalid
@@ -335,17 +334,11 @@ class StatementGen:
         elif k == "call_fn":
             args = []
             pinned = []
-            for a in s["args"]:   # (ExpressionGen.pinned_indices)
+            for a in s["args"]:   # (ExpressionGen.pinned_indices, after_pins)
                 lv, pins = self.pinned_indices(a["e"]) if a["dir"] in ("out", "inout") else (a["e"], [])
-                for ix, code in pins:
-                    self.emit(ind, f"{ix} = {code}")
                 pinned.append(dict(a, e=lv))
+                args.append(self.after_pins(pins, self.default(a["t"]) if a["dir"] == "out" else self.copy_in(lv, a["t"])))
             s = dict(s, args=pinned)
-            for arg in s["args"]:
-                if arg["dir"] == "out":
-                    args.append(self.default(arg["t"]))
-                else:
-                    args.append(self.copy_in(arg["e"], arg["t"]))
             r = self.fresh("r")
             self.emit(ind, f"{r} = {s['fn']}(P, {', '.join(args)})")
             outs = [arg for arg in s["args"] if arg["dir"] in ("out", "inout")]
@@ -526,7 +519,10 @@ class StatementGen:
             fn = f"csum16({cat}, {bits})" if s["algo"] == "csum16" else f"hash_value({s['algo']!r}, {cat}, {bits})"
             fn = self.csum_skip_invalid(s, fn)
             ck = self.x(s["ck"])
-            self.emit(ind, f"if {self.x(s['c'])} and ({fn} & {mask(s['t'][1])}) != {ck}:")
+            # BMv2 verifies nothing while the checksum field's header is invalid (fuzz_mutants seed 3955)
+            b = s["ck"].get("base") if s["ck"].get("op") == "field" else None
+            valid = f" and {self.x(b)}._v" if b is not None and (b.get("t") or [None])[0] == "header" else ""
+            self.emit(ind, f"if {self.x(s['c'])}{valid} and ({fn} & {mask(s['t'][1])}) != {ck}:")
             self.emit(ind + 1, "P.sm.checksum_error = 1")
         elif k == "clone":
             self.emit(ind, f"P.clone = ({self.x(s['session'])}, {s['fl']})")

@@ -8,6 +8,9 @@ same arguments (the compiler marks the others ``copy_args``: see
 Otherwise p4c copies it into a temporary (an ``out`` one starts invalid) and back after the
 body with assign_header semantics (``StatementGen.assign`` with ``by_member``: a header left
 invalid keeps the caller's fields); an ``exit`` in the body skips that copy-back, as on BMv2.
+Either way a run-time stack index of an out/inout argument is read once, before its copy-in: p4c's
+SideEffectOrdering puts it in a temporary (``ExpressionGen.pinned_indices``; helper mutz42:
+``c.apply(hdr.h, hdr.s[hdr.h.b[1:0]].x)`` whose body increments ``h.b`` writes the element it read).
 The temporary is the instance's, one per parameter for all its applies (kept in the caller's
 ``L`` between them): assign_header from an invalid argument leaves it the fields an earlier
 apply left there (helper mutz36).
@@ -47,7 +50,11 @@ class SubControlGen:
             self.emit(ind, f"{sl}.out = out")   # (gen_helpers.emits_packets)
         for key in s.get("dead_stores", ()):   # (see union_defuse.settle_body_stores)
             self.emit(ind, f"{sl}._dead{dead_flag(key)} = {dead_value(key)}")
-        args = s["args"]
+        args, pinned = [], []
+        for a in s["args"]:   # (ExpressionGen.pinned_indices: set before the argument's copy-in)
+            lv, pins = self.pinned_indices(a["e"]) if a["dir"] in ("out", "inout") else (a["e"], [])
+            args.append(dict(a, e=lv) if pins else a)
+            pinned.append(pins)
         texts = [None if a["dir"] == "out" and a["e"]["t"][0] not in _AGG else self.x(a["e"]) for a in args]
         # what each out/inout argument writes (a bit slice: its field), an `out` scalar too
         paths = [None if a["dir"] == "in" else self.x(_sliced(a["e"])) for a in args]
@@ -58,6 +65,8 @@ class SubControlGen:
         copied = bool(s.get("copy_args"))
         back, fresh, attrs, kept = [], [], [], []
         for i, arg in enumerate(args):
+            for ix, code in pinned[i]:
+                self.emit(ind, f"{ix} = {code}")
             attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
             attrs.append(attr)
             t = arg["e"]["t"]
