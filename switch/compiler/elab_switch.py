@@ -168,7 +168,8 @@ class SwitchRules:
             # (also with p4c's strength reduction, which its front end runs before: `x = x - x`
             # stores 0, fuzz_exprs seed 12527)
             single_case_copies(out, lambda x: k if (k := self.fold(x)) is not None else self.fold_condition(x),
-                               *self.call_copy_locals(out), elem_of=self.stack_elem)
+                               *self.call_copy_locals(out), elem_of=self.stack_elem,
+                               members_of=self.struct_fields)
         return out
 
     def call_copy_locals(self, sw: dict) -> tuple:
