@@ -74,7 +74,9 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
         out = []
         flags = None
         exit_flag, state_flag, plain_flag = (self.ctx.get(k) for k in ("after_exit", "no_midend_state", "after_plain_exit"))
+        stmts_before = self.ctx.get("stmts_before")
         for i, x in enumerate(s.stmts):
+            self.ctx["stmts_before"] = (x, out)   # (a single-case switch reads their copies: elab_switch)
             new = self.stmt(x, inner)
             out.extend(new)
             if self.ctx.get("loops") and any(leaves_loop(st) for st in new):
@@ -105,6 +107,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
                 # unchecked (fuzz_exprs seed 3225); the enclosing block decides after it
                 flags = (self.ctx.get("dead"), self.ctx.get("after_return"))
                 self.ctx["dead"] = self.ctx["after_return"] = True
+        self.ctx["stmts_before"] = stmts_before
         if flags is not None:
             self.ctx["dead"], self.ctx["after_return"] = flags
         self.ctx["after_exit"] = exit_flag

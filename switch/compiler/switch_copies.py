@@ -126,7 +126,7 @@ def _unrolled(block: list, fold, limit: int = 64) -> list | None:
     return list(init) + [{"s": "block", "body": _put_all(copy.deepcopy(body), env)} for env in envs]
 
 
-def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, members_of=None) -> None:
+def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, members_of=None, entry=None) -> None:
     """Marks ``sw`` (a switch of one case, see the module docstring) for the block it is in:
     ``returns`` when the case's straight-line part ends in a ``return``; ``copies`` -- path ->
     the value that part last assigns it, for :func:`propagate_copies`.  A function called there
@@ -134,11 +134,14 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
     (:func:`.call_copies.call_copies`); where that value is the inlined parameter's variable, ``fresh(t)``
     gives a control local standing for it, assigned after the call.  ``elem_of``: a stack type's
     element type (whole-stack copies and the case's locals: :mod:`.stack_copies`); ``members_of``: a
-    struct type's members (a whole-struct copy is one per member, ``struct_member_assigns``)."""
+    struct type's members (a whole-struct copy is one per member, ``struct_member_assigns``);
+    ``entry``: the copies the statements before the switch leave (:func:`entry_copies`), which the
+    case's values read up to a write of what they name."""
     body = sw["cases"][0]["body"]
     declared = {d.get("n") for d in ir_dicts(body) if d.get("s") == "decl"}
     parents: dict = {}
     flat = [m for st in _straight(body, fold, [], parents) for m in struct_member_assigns(st, members_of) or [st]]
+    entry = dict(entry or {})
     avail: dict = {}
     wholes: dict = {}   # path -> {"op": "whole", "v": the header it copies} (_whole_step)
     tuples: dict = {}   # a tuple local -> its elements' values (p4c splits tuples into elements)
@@ -167,6 +170,8 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
         if val is not None:
             for p, v in avail.items():   # (p4c propagates within the case too)
                 val = put_path(val, p, v)
+            for p, v in entry.items():
+                val = put_path(val, p, v)
             val = _tuple_elements(val, tuples)
             if _mux_of(val).get("op") == "cond":
                 val = folded(val)   # (`c ? x : x` is x, also under a cast or `~`)
@@ -176,6 +181,8 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
         before = dict(avail)   # (a call's copy-in `p_1 = arg` reads the values before it)
         for p in [p for p, v in avail.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
             del avail[p]
+        for p in [p for p, v in entry.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
+            del entry[p]
         for p in [p for p, items in tuples.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(items))]:
             del tuples[p]
         if st.get("s") == "call_fn" and fn_of is not None and fresh is not None:
@@ -323,6 +330,34 @@ def propagate_copies(stmts: list, left: dict | None = None, expand=None) -> list
             if left is not None:
                 left.update(live)
     return out
+
+
+def entry_copies(stmts: list) -> dict:
+    """The copies p4c's LocalCopyPropagation holds as it enters a single-case switch that follows
+    ``stmts`` in its list: path -> value of each assignment or declaration there of a scalar value
+    (no call, no ``?:`` -- SideEffectOrdering's temporary), with the earlier ones put in, up to a
+    statement that may write the path or what the value reads; a variable only where ``stmts``
+    declare it (an action may write a control local it does not name).  The case's values read
+    them, so one that reads its own destination may no longer (helper fuzz40: ``meta.m8 = hdr.h.b;
+    switch (x) { 5: { meta.m8 = meta.m8 + 2; } }`` leaves ``hdr.h.b + 2`` in meta.m8 on every packet)."""
+    decls = {d["n"] for d in stmts if d.get("s") == "decl"}
+    known: dict = {}
+    for st in stmts:
+        k = st.get("s")
+        dest, val = (st["n"], st.get("init")) if k == "decl" else \
+            (ir_path(st["l"]), st["r"]) if k == "assign" and st["l"].get("op") != "slice" else (None, None)
+        for p in [p for p, v in known.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
+            del known[p]
+        if dest is None or "[*]" in dest or not isinstance(val, dict) or st.get("siblings") or \
+                ("." not in dest and "[" not in dest and dest not in decls) or has_call(val) or \
+                has_method_call(val) or _mux_of(val).get("op") == "cond" or \
+                (val.get("t") or [None])[0] not in ("bit", "int", "bool"):
+            continue
+        for p, v in known.items():
+            val = put_path(val, p, v)
+        if not any(overlap(r, dest) for r in path_reads(val)):
+            known[dest] = val
+    return known
 
 
 def _known_before(stmts: list, decls) -> dict:

@@ -22,6 +22,12 @@ BMv2 reads ``hdr.h2.b + 2`` in ``meta.inner.v`` where the case did not run
 (:func:`switch.compiler.stack_copies.struct_member_assigns`).  Guards: an initializer reading its own
 destination, the switch under an ``if``, two cases (a member written after the switch ends only
 its own copy).
+
+The copies the statements before a single-case switch leave (``meta.m8 = hdr.h.b;``) are in
+LocalCopyPropagation's state as it enters the case, so ``meta.m8 = meta.m8 + 2;`` there is a copy of
+``hdr.h.b + 2`` that goes on after the switch -- BMv2 writes it on every packet -- and a value reading
+a path written after the switch is the value before (:func:`switch.compiler.switch_copies.entry_copies`).
+Guards: what the value before reads, or the path itself, written between it and the switch.
 """
 from .base import H, case, program, start_state
 
@@ -89,6 +95,25 @@ for _name, _body in [
         ("guard_two_cases", "switch (hdr.h.a) { 0x31: { meta.inner = {hdr.h2, hdr.h2.b + 2}; } 0x32: { } }" + _OUTI),
         ]:
     CASES.append(case(f"fuzz40_single_case_struct_copy_{_name}", CAT, program("        " + _body + "\n", **_KW), frames=_FR))
+
+
+# the copies the statements before a single-case switch leave go into the case's values (p4c's
+# LocalCopyPropagation enters the case with them): a value reading its own destination may no longer
+_SW = "switch (hdr.h.a) { 0x31: { %s } }"
+for _name, _body in [
+        ("reads_itself", "meta.m8 = hdr.h.b; " + _SW % "meta.m8 = meta.m8 + 2;" + " hdr.h.c = (bit<16>)meta.m8;"),
+        ("reads_itself_local", "bit<8> t = hdr.h.b; " + _SW % "t = t + 2;" + " hdr.h.c = (bit<16>)t;"),
+        ("reads_itself_header_field", "hdr.h2.b = hdr.h.b |+| 3; " + _SW % "hdr.h2.b = hdr.h2.b + 2;" + " hdr.h.c = (bit<16>)hdr.h2.b;"),
+        ("reads_itself_chain", "meta.m16 = (bit<16>)hdr.h.b; meta.m8 = (bit<8>)meta.m16 + 1; "
+         + _SW % "meta.m8 = meta.m8 << 1;" + " hdr.h.c = (bit<16>)meta.m8;"),
+        ("source_written_after", "meta.m16 = hdr.h.c; " + _SW % "meta.m8 = (bit<8>)meta.m16 + 1;"
+         + " meta.m16 = 7; hdr.h.b = meta.m8; hdr.h.c = meta.m16;"),
+        # guards: what the value before reads, or the path itself, is written before the switch
+        ("guard_source_written_between", "meta.m8 = hdr.h.b; hdr.h.b = 3; " + _SW % "meta.m8 = meta.m8 + 2;" + " hdr.h.c = (bit<16>)meta.m8;"),
+        ("guard_written_in_an_if_between", "meta.m8 = hdr.h.b; if (hdr.h.c == 0x1234) { meta.m8 = 1; } "
+         + _SW % "meta.m8 = meta.m8 + 2;" + " hdr.h.c = (bit<16>)meta.m8;"),
+        ]:
+    CASES.append(case(f"fuzz40_single_case_value_before_{_name}", CAT, program("        " + _body + "\n", **_KW), frames=_FR))
 
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
