@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from .ast import Node
 from .switch_cases import unused_by_dead_cases
-from .switch_copies import entry_copies, single_case_copies
+from .case_entry import entry_copies
+from .switch_copies import single_case_copies
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, newtype_name, pyname, Scope, tstr
 from .errors import P4CompileError
 

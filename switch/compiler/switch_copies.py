@@ -56,7 +56,7 @@ from .elab_common import has_call, ir_dicts, ir_replace
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
 from .dead_reads import drop_dead_field_stores
 from .header_init import folded, has_method_call
-from .predication import MUX_WRAPPERS
+from .case_entry import mux_of as _mux_of
 from .stack_copies import element_of, hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, \
     struct_member, struct_member_assigns, whole_operands
 
@@ -135,7 +135,7 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
     gives a control local standing for it, assigned after the call.  ``elem_of``: a stack type's
     element type (whole-stack copies and the case's locals: :mod:`.stack_copies`); ``members_of``: a
     struct type's members (a whole-struct copy is one per member, ``struct_member_assigns``);
-    ``entry``: the copies the statements before the switch leave (:func:`entry_copies`), which the
+    ``entry``: the copies the statements before the switch leave (:func:`.case_entry.entry_copies`), which the
     case's values read up to a write of what they name."""
     body = sw["cases"][0]["body"]
     declared = {d.get("n") for d in ir_dicts(body) if d.get("s") == "decl"}
@@ -236,13 +236,6 @@ def _mux_temporary(st: dict, val: dict, tmp: dict, lst: list) -> dict:
     return (put := lambda e: dict(tmp) if e.get("op") == "cond" else dict(e, a=put(e["a"])))(val)
 
 
-def _mux_of(e: dict) -> dict:
-    """The ``?:`` at the top of ``e`` or under the casts, unary operations, slices p4c dismantles through."""
-    while e.get("op") in MUX_WRAPPERS:
-        e = e["a"]
-    return e
-
-
 def _root(path: str) -> str:
     return path.split(".")[0].split("[")[0]
 
@@ -330,34 +323,6 @@ def propagate_copies(stmts: list, left: dict | None = None, expand=None) -> list
             if left is not None:
                 left.update(live)
     return out
-
-
-def entry_copies(stmts: list) -> dict:
-    """The copies p4c's LocalCopyPropagation holds as it enters a single-case switch that follows
-    ``stmts`` in its list: path -> value of each assignment or declaration there of a scalar value
-    (no call, no ``?:`` -- SideEffectOrdering's temporary), with the earlier ones put in, up to a
-    statement that may write the path or what the value reads; a variable only where ``stmts``
-    declare it (an action may write a control local it does not name).  The case's values read
-    them, so one that reads its own destination may no longer (helper fuzz40: ``meta.m8 = hdr.h.b;
-    switch (x) { 5: { meta.m8 = meta.m8 + 2; } }`` leaves ``hdr.h.b + 2`` in meta.m8 on every packet)."""
-    decls = {d["n"] for d in stmts if d.get("s") == "decl"}
-    known: dict = {}
-    for st in stmts:
-        k = st.get("s")
-        dest, val = (st["n"], st.get("init")) if k == "decl" else \
-            (ir_path(st["l"]), st["r"]) if k == "assign" and st["l"].get("op") != "slice" else (None, None)
-        for p in [p for p, v in known.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
-            del known[p]
-        if dest is None or "[*]" in dest or not isinstance(val, dict) or st.get("siblings") or \
-                ("." not in dest and "[" not in dest and dest not in decls) or has_call(val) or \
-                has_method_call(val) or _mux_of(val).get("op") == "cond" or \
-                (val.get("t") or [None])[0] not in ("bit", "int", "bool"):
-            continue
-        for p, v in known.items():
-            val = put_path(val, p, v)
-        if not any(overlap(r, dest) for r in path_reads(val)):
-            known[dest] = val
-    return known
 
 
 def _known_before(stmts: list, decls) -> dict:
