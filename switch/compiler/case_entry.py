@@ -6,9 +6,10 @@ values with those copies put in -- ``meta.m8 = hdr.h.b; switch (x) { 5: { meta.m
 } }`` makes the case's value ``hdr.h.b + 2``, which no longer reads its destination and goes on
 after the switch as if the case always ran (BMv2 writes it on every packet; measured on p4c's
 ``--top4 LocalCopyPropagation`` dump and on BMv2, helper fuzz40).  metadata fields take part: p4c's
-mid end has flattened ``meta`` into locals by then (``meta._m80``).  A ``?:`` value is left out:
-SideEffectOrdering has put it into a temporary before (``tmp = ..; meta.m8 = tmp;``), which the
-case's copy then reads (not modelled).  :func:`switch_copies.drop_self_reading_copies` is the
+mid end has flattened ``meta`` into locals by then (``meta._m80``).  A ``?:`` value before the switch
+is a temporary's for p4c (its front end writes ``if (c) { tmp = a; } else { tmp = b; } meta.m8 =
+tmp;``), assigned on every packet: the ``?:`` itself stands for it (put into the case's values after
+``switch_copies._mux_temporary`` looked at them, which is for a ``?:`` of the case's own).  :func:`switch_copies.drop_self_reading_copies` is the
 other half: it looks further back (into plain blocks, sub-control bodies) for a copy that then
 reads its own destination, and only drops it.
 """
@@ -23,7 +24,7 @@ from .predication import MUX_WRAPPERS
 def entry_copies(stmts: list) -> dict:
     """The copies p4c's LocalCopyPropagation holds as it enters a single-case switch that follows
     ``stmts`` in its list: path -> value of each assignment or declaration there of a scalar value
-    (no call, no ``?:`` -- SideEffectOrdering's temporary), with the earlier ones put in, up to a
+    (no call), with the earlier ones put in, up to a
     statement that may write the path or what the value reads; a variable only where ``stmts``
     declare it (an action may write a control local it does not name).  The case's values read
     them, so one that reads its own destination may no longer (helper fuzz40: ``meta.m8 = hdr.h.b;
@@ -38,7 +39,7 @@ def entry_copies(stmts: list) -> dict:
             del known[p]
         if dest is None or "[*]" in dest or not isinstance(val, dict) or st.get("siblings") or \
                 ("." not in dest and "[" not in dest and dest not in decls) or has_call(val) or \
-                has_method_call(val) or mux_of(val).get("op") == "cond" or \
+                has_method_call(val) or \
                 (val.get("t") or [None])[0] not in ("bit", "int", "bool"):
             continue
         for p, v in known.items():

@@ -170,14 +170,14 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
         if val is not None:
             for p, v in avail.items():   # (p4c propagates within the case too)
                 val = put_path(val, p, v)
-            for p, v in entry.items():
-                val = put_path(val, p, v)
             val = _tuple_elements(val, tuples)
             if _mux_of(val).get("op") == "cond":
                 val = folded(val)   # (`c ? x : x` is x, also under a cast or `~`)
             if _mux_of(val).get("op") == "cond" and fresh is not None and st.get("s") == "assign" and id(st) in parents and dest is not None \
                     and st["l"].get("op") != "slice" and not has_call(val):
                 val = _mux_temporary(st, val, fresh(_mux_of(val)["t"]), parents[id(st)])
+            for p, v in entry.items():   # (after: a `?:` from before the switch is its temporary for p4c)
+                val = put_path(val, p, v)
         before = dict(avail)   # (a call's copy-in `p_1 = arg` reads the values before it)
         for p in [p for p, v in avail.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
             del avail[p]
@@ -410,7 +410,7 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             if ends:
                 del copies[path]
         if k == "assign" and _dead_local_store(st, decls, rest) and \
-                any(r == st["l"]["n"] for v in copies.values() for r in path_reads(v)):
+                any(overlap(r, ir_path(st["l"])) for v in copies.values() for r in path_reads(v)):
             continue   # (p4c: `v = 7;` with no later read of v is not there)
         if k == "if" and not any(may_write(st["c"], p) for p in copies):
             c = _put_all(st["c"], copies)
@@ -546,12 +546,21 @@ def _chained(path: str, v: dict, body: list, entry: dict) -> dict:
 
 def _dead_local_store(st: dict, decls, rest: tuple) -> bool:
     """Whether assignment ``st`` stores into a local of ``decls`` (a whole variable, a value with
-    no call) that no statement of the lists ``rest`` reads: p4c's front end drops such a store
+    no call; a scalar member of a struct local, helper fuzz40) that no statement of the lists ``rest``
+    reads: p4c's front end drops such a store
     as dead (measured: ``switch (x) { 5: { m = v + 1; } } v = 7; h.d = m;`` writes the old
     ``v + 1``; with a read of v after the store, it ends the copy)."""
-    lv = st["l"]
-    if lv.get("op") != "var" or lv["n"] not in decls or has_method_call(st["r"]):
+    lv = root = st["l"]
+    while root.get("op") == "field" and (root["base"].get("t") or [None])[0] == "struct":
+        root = root["base"]
+    if root.get("op") != "var" or root["n"] not in decls or has_method_call(st["r"]):
         return False
+    if root is not lv:   # (a scalar member of a struct local: nothing later reads it or the whole local)
+        path = ir_path(lv)
+        return (lv.get("t") or [None])[0] in ("bit", "int", "bool") and not any(
+            overlap(r, path) for x in ir_dicts(list(rest)) if x.get("s") for r in
+            (path_reads(x["r"]) + path_reads(x["l"])[1:] if x["s"] == "assign" else
+             [] if x["s"] == "setvalid" else path_reads(x)))
     # (a later store of the whole variable is no read: `v = 7 / 3; v = 7;` are both dead, seed 19)
     stores = {id(d["l"]) for d in ir_dicts(list(rest)) if d.get("s") == "assign" and d["l"].get("op") == "var"}
     return not any(d.get("op") == "var" and d.get("n") == lv["n"] and id(d) not in stores for d in ir_dicts(list(rest)))

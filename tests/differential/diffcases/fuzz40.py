@@ -79,12 +79,15 @@ for _name, _ctl, _body in [
     CASES.append(case(f"fuzz40_copied_subcontrol_{_name}", CAT, program(
         "        " + _body + "\n", ingress_decls=f"    {_ctl}() s3;\n", top=_TOP, **_KW), frames=_FR))
 
+_LOCAL = "in_t l = {hdr.h2, hdr.h2.b + 2}; if (hdr.h.b == 7) { l.v = 0x19; } switch (hdr.h.a) { 0x31: { meta.inner = l; } }"
 _INIT = "switch (hdr.h.a) { 0x31: { meta.inner = {hdr.h2, hdr.h2.b + 2}; } }"
 for _name, _body in [
         ("init", _INIT + _OUTI),
         ("init_then_field", _INIT + " hdr.h.c = (bit<16>)meta.inner.v;"),
         ("from_a_local", "in_t l = {hdr.h2, hdr.h2.b + 2}; if (hdr.h.b == 7) { l.v = 0x19; }"
          " switch (hdr.h.a) { 0x31: { meta.inner = l; } } l.ih.setInvalid();" + _OUTI),
+        ("from_a_local_dead_store_after", _LOCAL + " l.v = 1; l.ih.setInvalid();" + _OUTI),
+        ("guard_from_a_local_store_read_after", _LOCAL + " l.v = 1; hdr.h2.a = l.v;" + _OUTI),
         ("init_nested", "switch (hdr.h.a) { 0x31: { meta = {1, 2, 3, hdr.h2, {hdr.h2, hdr.h2.b + 2}}; } }"
          " hdr.h.c = (bit<16>)meta.inner.v; hdr.h.b = meta.m8;" + _OUTI),
         ("header_member_init", "switch (hdr.h.a) { 0x31: { meta.inner = {{1, 2, 3, 4}, hdr.h2.b + 2}; } }" + _OUTI),
@@ -108,8 +111,15 @@ for _name, _body in [
          + _SW % "meta.m8 = meta.m8 << 1;" + " hdr.h.c = (bit<16>)meta.m8;"),
         ("source_written_after", "meta.m16 = hdr.h.c; " + _SW % "meta.m8 = (bit<8>)meta.m16 + 1;"
          + " meta.m16 = 7; hdr.h.b = meta.m8; hdr.h.c = meta.m16;"),
+        ("mux_before", "meta.m8 = hdr.h.c == 0x1234 ? hdr.h.b : 5; " + _SW % "meta.m8 = meta.m8 + 2;" + " hdr.h.c = (bit<16>)meta.m8;"),
+        ("mux_before_copied", "meta.m8 = hdr.h.b == 7 ? hdr.h2.b : 5; " + _SW % "meta.m16 = (bit<16>)meta.m8;" + " hdr.h.c = meta.m16;"),
+        ("in_a_block", "meta.m8 = hdr.h.b; { " + _SW % "meta.m8 = meta.m8 + 2;" + " } hdr.h.c = (bit<16>)meta.m8;"),
+        ("in_an_if", "meta.m8 = hdr.h.b; if (hdr.h.c == 0x1234) { " + _SW % "meta.m8 = meta.m8 + 2;" + " hdr.h.d = (bit<32>)meta.m8; }"),
+        ("in_an_else", "meta.m8 = hdr.h.b; if (hdr.h.c != 0x1234) { hdr.h.b = 1; } else { bit<8> z = 1; " + _SW % "meta.m8 = meta.m8 + z;" + " hdr.h.d = (bit<32>)meta.m8; }"),
         # guards: what the value before reads, or the path itself, is written before the switch
         ("guard_source_written_between", "meta.m8 = hdr.h.b; hdr.h.b = 3; " + _SW % "meta.m8 = meta.m8 + 2;" + " hdr.h.c = (bit<16>)meta.m8;"),
+        ("guard_in_an_if_read_after", "meta.m8 = hdr.h.b; if (hdr.h.c == 0x1234) { " + _SW % "meta.m8 = meta.m8 + 2;"
+         + " } hdr.h.d = (bit<32>)meta.m8;"),
         ("guard_written_in_an_if_between", "meta.m8 = hdr.h.b; if (hdr.h.c == 0x1234) { meta.m8 = 1; } "
          + _SW % "meta.m8 = meta.m8 + 2;" + " hdr.h.c = (bit<16>)meta.m8;"),
         ]:
