@@ -27,7 +27,11 @@ The copies the statements before a single-case switch leave (``meta.m8 = hdr.h.b
 LocalCopyPropagation's state as it enters the case, so ``meta.m8 = meta.m8 + 2;`` there is a copy of
 ``hdr.h.b + 2`` that goes on after the switch -- BMv2 writes it on every packet -- and a value reading
 a path written after the switch is the value before (:func:`switch.compiler.switch_copies.entry_copies`).
-Guards: what the value before reads, or the path itself, written between it and the switch.
+Also from before a plain block or an ``if`` whose arm holds the switch, through a sub-control applied
+before it (p4c has inlined its body), and a ``?:`` before it (p4c's temporary).  Guards: what the
+value before reads, or the path itself, written between it and the switch; a read after the ``if``
+around the switch (a join).  A dead store to a struct local's member after the switch
+(``l.v = 1;``, ``l`` not read again) ends no copy (p4c's front end removed it).
 """
 from .base import H, case, program, start_state
 
@@ -116,6 +120,7 @@ for _name, _body in [
         ("in_a_block", "meta.m8 = hdr.h.b; { " + _SW % "meta.m8 = meta.m8 + 2;" + " } hdr.h.c = (bit<16>)meta.m8;"),
         ("in_an_if", "meta.m8 = hdr.h.b; if (hdr.h.c == 0x1234) { " + _SW % "meta.m8 = meta.m8 + 2;" + " hdr.h.d = (bit<32>)meta.m8; }"),
         ("in_an_else", "meta.m8 = hdr.h.b; if (hdr.h.c != 0x1234) { hdr.h.b = 1; } else { bit<8> z = 1; " + _SW % "meta.m8 = meta.m8 + z;" + " hdr.h.d = (bit<32>)meta.m8; }"),
+        ("after_a_subcontrol", "s9.apply(hdr, meta); " + _SW % "meta.m8 = meta.m8 + 2;" + " hdr.h.c = (bit<16>)meta.m8;"),
         # guards: what the value before reads, or the path itself, is written before the switch
         ("guard_source_written_between", "meta.m8 = hdr.h.b; hdr.h.b = 3; " + _SW % "meta.m8 = meta.m8 + 2;" + " hdr.h.c = (bit<16>)meta.m8;"),
         ("guard_in_an_if_read_after", "meta.m8 = hdr.h.b; if (hdr.h.c == 0x1234) { " + _SW % "meta.m8 = meta.m8 + 2;"
@@ -123,7 +128,9 @@ for _name, _body in [
         ("guard_written_in_an_if_between", "meta.m8 = hdr.h.b; if (hdr.h.c == 0x1234) { meta.m8 = 1; } "
          + _SW % "meta.m8 = meta.m8 + 2;" + " hdr.h.c = (bit<16>)meta.m8;"),
         ]:
-    CASES.append(case(f"fuzz40_single_case_value_before_{_name}", CAT, program("        " + _body + "\n", **_KW), frames=_FR))
+    CASES.append(case(f"fuzz40_single_case_value_before_{_name}", CAT, program(
+        "        " + _body + "\n", ingress_decls="    S9() s9;\n",
+        top="control S9(inout headers_t h, inout meta_t m) { apply { m.m8 = h.h.b + 1; } }\n", **_KW), frames=_FR))
 
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
