@@ -137,7 +137,8 @@ class OutputRules:
         self.check_direct_names()
         localize_named_toplevel_actions(self, blocks)
         self.settle_unions(blocks)   # p4c's def-use after inlining (elab_unions)
-        specialize_subcontrols(getattr(self, "subcontrols", None) or [], blocks, self.inlined_for_copies)   # (switch_copies)
+        specialize_subcontrols(getattr(self, "subcontrols", None) or [], blocks, self.inlined_for_copies,
+                               self.struct_fields)   # (switch_copies)
         drop_stores_before_exiting_applies(getattr(self, "subcontrols", None) or [], blocks)
         live = self.live_actions()
         used_actions = {q: a for q, a in self.actions.items() if q in live or self._called(q, blocks, live)}

@@ -74,7 +74,13 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
         out = []
         flags = None
         exit_flag, state_flag, plain_flag = (self.ctx.get(k) for k in ("after_exit", "no_midend_state", "after_plain_exit"))
+        # (the statements before each one, for a single-case switch's entry copies -- elab_switch;
+        # those before a plain block or an `if` whose arm this is come first: p4c's walk goes in)
+        stmts_before = prev = self.ctx.get("stmts_before")
+        outer = prev[2] + prev[1] if prev and (prev[0] is s or prev[0].kind == "if" and (
+            s is prev[0].then or s is prev[0].els)) else []
         for i, x in enumerate(s.stmts):
+            self.ctx["stmts_before"] = (x, out, outer)
             new = self.stmt(x, inner)
             out.extend(new)
             if self.ctx.get("loops") and any(leaves_loop(st) for st in new):
@@ -105,6 +111,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
                 # unchecked (fuzz_exprs seed 3225); the enclosing block decides after it
                 flags = (self.ctx.get("dead"), self.ctx.get("after_return"))
                 self.ctx["dead"] = self.ctx["after_return"] = True
+        self.ctx["stmts_before"] = stmts_before
         if flags is not None:
             self.ctx["dead"], self.ctx["after_return"] = flags
         self.ctx["after_exit"] = exit_flag

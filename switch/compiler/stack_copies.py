@@ -25,6 +25,10 @@ reads ``l_0``'s elements (:func:`split_call_args`, measured by helper opens).
 Also here, for any whole-header copy: the reads p4c turns into copies of their own -- a
 function's ``in`` argument, an arm of a ``?:`` value -- which get it too (:func:`whole_operands`).
 
+A whole struct is the same (:func:`struct_member_assigns`): CopyStructures writes ``m.inner = l;`` and
+``m.inner = {x, x.b + 2};`` member by member (nested structs too), so each member's copy goes on after
+the switch (helper fuzz40: BMv2 reads ``x.b + 2`` in ``m.inner.v`` where the case did not run).
+
 Only stacks of headers are split (``elem_of``: a stack type's element type); stacks of unions
 are :mod:`.union_copies`' business.  Scalar values reading a case's locals are still left out
 (p4c has usually put the local's own value in: ``switch_copies.single_case_copies``).
@@ -57,6 +61,48 @@ def stack_element_copies(st: dict, dest, val, elem_of) -> list:
     if src is None or "[*]" in src or overlap(src, dest) or (et or [None])[0] != "header":
         return []
     return [(f"{dest}[{i}]", element_of(val, i, et, t[2])) for i in range(t[2])]
+
+
+def struct_member_assigns(st: dict, members_of) -> list | None:
+    """Assignment ``st`` of a whole struct (not a header union) from a fixed path or a struct
+    initializer, as CopyStructures writes it: one assignment per member, a nested struct's
+    members in turn; None for anything else, or where the value reads the destination.
+    ``members_of``: the elaborator's ``struct_fields``."""
+    if members_of is None or st.get("s") != "assign" or st.get("siblings") or st["l"].get("op") not in _PATH_OPS:
+        return None
+    dest, val = ir_path(st["l"]), st["r"]
+    info = members_of(st["l"].get("t"))
+    if dest is None or "[*]" in dest or info is None or info[1] != "struct" or not isinstance(val, dict):
+        return None
+    if val.get("op") == "mk" and (val.get("t") or [None])[0] == "struct":
+        vals = dict(zip(val["fields"], val["vals"]))
+    elif val.get("op") in _PATH_OPS and val.get("t") == st["l"].get("t") and ir_path(val) is not None:
+        vals = {f: {"op": "field", "base": val, "f": f, "t": ft} for f, ft in info[0]}
+    else:
+        return None
+    if set(vals) != {f for f, _ in info[0]} or any(r is None or overlap(r, dest) for r in map(ir_path, (
+            d for d in ir_dicts(val) if d.get("op") in _PATH_OPS))):
+        return None
+    out = []
+    for f, ft in info[0]:
+        one = {"s": "assign", "l": {"op": "field", "base": st["l"], "f": f, "t": ft}, "r": vals[f]}
+        out += struct_member_assigns(one, members_of) or [one]
+    return out
+
+
+def struct_member(var: dict, path: str, members_of) -> dict | None:
+    """Member ``path`` (``p_m.inner.ih``) of struct variable ``var`` as an expression, where every
+    step to it is a struct's member (not a header's field); else None."""
+    if members_of is None or not path.startswith(var["n"] + "."):
+        return None
+    e = var
+    for f in path[len(var["n"]) + 1:].split("."):
+        info = members_of(e["t"])
+        ft = None if info is None or info[1] != "struct" else dict(info[0]).get(f)
+        if ft is None:
+            return None
+        e = {"op": "field", "base": e, "f": f, "t": ft}
+    return e
 
 
 def split_stack_read(st: dict, copies: dict) -> list | None:

@@ -56,8 +56,9 @@ from .elab_common import has_call, ir_dicts, ir_replace
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
 from .dead_reads import drop_dead_field_stores
 from .header_init import folded, has_method_call
-from .predication import MUX_WRAPPERS
-from .stack_copies import element_of, hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, whole_operands
+from .case_entry import mux_of as _mux_of
+from .stack_copies import element_of, hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, \
+    struct_member, struct_member_assigns, whole_operands
 
 
 def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
@@ -125,18 +126,22 @@ def _unrolled(block: list, fold, limit: int = 64) -> list | None:
     return list(init) + [{"s": "block", "body": _put_all(copy.deepcopy(body), env)} for env in envs]
 
 
-def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None) -> None:
+def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, members_of=None, entry=None) -> None:
     """Marks ``sw`` (a switch of one case, see the module docstring) for the block it is in:
     ``returns`` when the case's straight-line part ends in a ``return``; ``copies`` -- path ->
     the value that part last assigns it, for :func:`propagate_copies`.  A function called there
     as a statement (``fn_of``: its record by generated name) copies its out/inout arguments back
     (:func:`.call_copies.call_copies`); where that value is the inlined parameter's variable, ``fresh(t)``
     gives a control local standing for it, assigned after the call.  ``elem_of``: a stack type's
-    element type (whole-stack copies and the case's locals: :mod:`.stack_copies`)."""
+    element type (whole-stack copies and the case's locals: :mod:`.stack_copies`); ``members_of``: a
+    struct type's members (a whole-struct copy is one per member, ``struct_member_assigns``);
+    ``entry``: the copies the statements before the switch leave (:func:`.case_entry.entry_copies`), which the
+    case's values read up to a write of what they name."""
     body = sw["cases"][0]["body"]
     declared = {d.get("n") for d in ir_dicts(body) if d.get("s") == "decl"}
     parents: dict = {}
-    flat = _straight(body, fold, [], parents)
+    flat = [m for st in _straight(body, fold, [], parents) for m in struct_member_assigns(st, members_of) or [st]]
+    entry = dict(entry or {})
     avail: dict = {}
     wholes: dict = {}   # path -> {"op": "whole", "v": the header it copies} (_whole_step)
     tuples: dict = {}   # a tuple local -> its elements' values (p4c splits tuples into elements)
@@ -168,12 +173,16 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None) -> 
             val = _tuple_elements(val, tuples)
             if _mux_of(val).get("op") == "cond":
                 val = folded(val)   # (`c ? x : x` is x, also under a cast or `~`)
-            if _mux_of(val).get("op") == "cond" and fresh is not None and st.get("s") == "assign" and dest is not None \
+            if _mux_of(val).get("op") == "cond" and fresh is not None and st.get("s") == "assign" and id(st) in parents and dest is not None \
                     and st["l"].get("op") != "slice" and not has_call(val):
                 val = _mux_temporary(st, val, fresh(_mux_of(val)["t"]), parents[id(st)])
+            for p, v in entry.items():   # (after: a `?:` from before the switch is its temporary for p4c)
+                val = put_path(val, p, v)
         before = dict(avail)   # (a call's copy-in `p_1 = arg` reads the values before it)
         for p in [p for p, v in avail.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
             del avail[p]
+        for p in [p for p, v in entry.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
+            del entry[p]
         for p in [p for p, items in tuples.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(items))]:
             del tuples[p]
         if st.get("s") == "call_fn" and fn_of is not None and fresh is not None:
@@ -225,13 +234,6 @@ def _mux_temporary(st: dict, val: dict, tmp: dict, lst: list) -> dict:
     ``isValid()``: :func:`.header_init.folded`, fuzz_exprs seed 17951), nor with a call in it (not modelled)."""
     lst.insert(next(i for i, x in enumerate(lst) if x is st), {"s": "assign", "l": tmp, "r": _mux_of(st["r"])})
     return (put := lambda e: dict(tmp) if e.get("op") == "cond" else dict(e, a=put(e["a"])))(val)
-
-
-def _mux_of(e: dict) -> dict:
-    """The ``?:`` at the top of ``e`` or under the casts, unary operations, slices p4c dismantles through."""
-    while e.get("op") in MUX_WRAPPERS:
-        e = e["a"]
-    return e
 
 
 def _root(path: str) -> str:
@@ -411,7 +413,7 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             if ends:
                 del copies[path]
         if k == "assign" and _dead_local_store(st, decls, rest) and \
-                any(r == st["l"]["n"] for v in copies.values() for r in path_reads(v)):
+                any(overlap(r, ir_path(st["l"])) for v in copies.values() for r in path_reads(v)):
             continue   # (p4c: `v = 7;` with no later read of v is not there)
         if k == "if" and not any(may_write(st["c"], p) for p in copies):
             c = _put_all(st["c"], copies)
@@ -547,12 +549,21 @@ def _chained(path: str, v: dict, body: list, entry: dict) -> dict:
 
 def _dead_local_store(st: dict, decls, rest: tuple) -> bool:
     """Whether assignment ``st`` stores into a local of ``decls`` (a whole variable, a value with
-    no call) that no statement of the lists ``rest`` reads: p4c's front end drops such a store
+    no call; a scalar member of a struct local, helper fuzz40) that no statement of the lists ``rest``
+    reads: p4c's front end drops such a store
     as dead (measured: ``switch (x) { 5: { m = v + 1; } } v = 7; h.d = m;`` writes the old
     ``v + 1``; with a read of v after the store, it ends the copy)."""
-    lv = st["l"]
-    if lv.get("op") != "var" or lv["n"] not in decls or has_method_call(st["r"]):
+    lv = root = st["l"]
+    while root.get("op") == "field" and (root["base"].get("t") or [None])[0] == "struct":
+        root = root["base"]
+    if root.get("op") != "var" or root["n"] not in decls or has_method_call(st["r"]):
         return False
+    if root is not lv:   # (a scalar member of a struct local: nothing later reads it or the whole local)
+        path = ir_path(lv)
+        return (lv.get("t") or [None])[0] in ("bit", "int", "bool") and not any(
+            overlap(r, path) for x in ir_dicts(list(rest)) if x.get("s") for r in
+            (path_reads(x["r"]) + path_reads(x["l"])[1:] if x["s"] == "assign" else
+             [] if x["s"] == "setvalid" else path_reads(x)))
     # (a later store of the whole variable is no read: `v = 7 / 3; v = 7;` are both dead, seed 19)
     stores = {id(d["l"]) for d in ir_dicts(list(rest)) if d.get("s") == "assign" and d["l"].get("op") == "var"}
     return not any(d.get("op") == "var" and d.get("n") == lv["n"] and id(d) not in stores for d in ir_dicts(list(rest)))
@@ -579,7 +590,7 @@ def _names(x, path: str) -> bool:
     return any(d.get("op") in ("var", "field", "stack_idx") and ir_path(d) == path for d in ir_dicts(x))
 
 
-def specialize_subcontrols(subs: list, roots: list, expand=None) -> None:
+def specialize_subcontrols(subs: list, roots: list, expand=None, members_of=None) -> None:
     """p4c inlines a sub-control body at each apply before its LocalCopyPropagation, so the copies
     a single-case switch leaves (:func:`propagate_copies`) reach into it: ``switch (hdr.h.a) { 5:
     { meta.m8 = hdr.h.b; } } sc.apply(hdr, meta);`` with ``hdr.h.c = (bit<16>)meta.m8`` in the
@@ -595,8 +606,9 @@ def specialize_subcontrols(subs: list, roots: list, expand=None) -> None:
     ``in`` argument read at the apply (nothing writes it in between: the copy would have ended).
     Applies passing different arguments (p4c copies them through temporaries: ``copy_args``) are
     left as they are.  ``expand`` (:func:`propagate_copies`) carries the copies on into the
-    sub-controls such a body applies, which are then specialized the same way."""
-    copy_back_copies(subs, roots)
+    sub-controls such a body applies, which are then specialized the same way (``members_of``: a
+    struct type's members, :func:`copy_back_copies`)."""
+    copy_back_copies(subs, roots, members_of)
     while True:
         applies: dict = {}
         for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]]):
@@ -623,7 +635,7 @@ def specialize_subcontrols(subs: list, roots: list, expand=None) -> None:
                              decls={d["n"] for d in ir_dicts(blk["body"]) if d.get("s") == "decl"})
 
 
-def copy_back_copies(subs: list, roots: list) -> None:
+def copy_back_copies(subs: list, roots: list, members_of=None) -> None:
     """A sub-control body that leaves copies at its end (``end_copies``, the elaborator's
     :func:`propagate_copies` at the body's root: a single-case switch there) for an ``out``/``inout``
     parameter as a whole, where its applies go through temporaries (``copy_args``): p4c's
@@ -631,24 +643,26 @@ def copy_back_copies(subs: list, roots: list) -> None:
     ``hdr.h2`` as if the case always ran (fuzz_headers seed 10375: ``switch (x.a) { 0x31: { st = x;
     } }``) -- the copy is stored at the body's end, for the runtime's copy-back to take (a return
     before it ends the body, not the copy-back: RemoveReturns' flag guards only the rest of the
-    body).  Not for a body that may exit, nor for a parameter the body writes after a switch whose
-    case returns (the rest -- ``p4info_rest``, live_prefix -- is under ``if (!flag)`` for p4c: its
-    writes end the copy at that join; probed), nor for a header's field copies (its copy-back stores
-    the whole header; a stack's element by element, a struct's by member -- its direct members here)."""
+    body).  Not for a body that may exit, nor for a parameter the body writes after the first
+    statement holding a switch whose case returns (the switch itself, or a block or ``if`` around
+    it: the rest -- with ``p4info_rest``, live_prefix -- is under ``if (!flag)`` for p4c, its writes
+    end the copy at that join; probed, helper fuzz40), nor for a header's field copies (its
+    copy-back stores the whole header; a stack's element by element, a struct's by member, nested
+    structs' members too: ``members_of``, the elaborator's ``struct_fields``)."""
     fns = {n.get("fn") for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]])
            if n.get("s") == "apply_control" and n.get("copy_args")}
     for blk in subs:
         end = blk.pop("end_copies", None)
         if not end or blk.get("fn") not in fns or any(d.get("s") == "exit" for d in ir_dicts(blk["body"])):
             continue
-        body = blk["body"]
-        sts = body[0]["body"] if len(body) == 1 and body[0].get("s") == "block" else body
-        ret = [i for i, st in enumerate(sts) if st.get("s") == "switch_value"
-               and any(d.get("s") == "return" for d in ir_dicts(st["cases"]))]
-        if any(d.get("s") == "return" for c in ir_dicts(blk["body"]) if c.get("s") == "switch_value"
-               for d in ir_dicts(c["cases"])) and not ret:
-            continue   # (a returning case deeper in: not looked into)
-        rest = sts[ret[0] + 1:] + (sts[ret[0]].get("p4info_rest") or []) if ret else []
+        sts = blk["body"]
+        while len(sts) == 1 and sts[0].get("s") == "block":
+            sts = sts[0]["body"]
+        # (after the first statement holding a case that returns -- the switch, or a block or an
+        # `if` around it -- RemoveReturns puts the rest under `if (!flag)`: its writes end the copy)
+        ret = next((i for i, st in enumerate(sts) if any(c.get("s") == "switch_value" and any(
+            d.get("s") == "return" for d in ir_dicts(c["cases"])) for c in ir_dicts(st))), None)
+        rest = [] if ret is None else sts[ret + 1:] + [d["p4info_rest"] for d in ir_dicts(sts[ret]) if d.get("p4info_rest")]
         stores = []
         for p in blk.get("params") or ():
             if p.get("dir") not in ("out", "inout") or any(may_write(x, p["py"]) for x in rest):
@@ -657,10 +671,9 @@ def copy_back_copies(subs: list, roots: list) -> None:
             if p["py"] in end:
                 v = end[p["py"]]
                 stores.append({"s": "assign", "l": var, "r": v["v"] if v.get("op") == "whole" else v})
-            elif p["t"][0] == "struct":   # (CopyStructures splits a struct's copy-back by member)
-                stores += [{"s": "assign", "l": {"op": "field", "base": var, "f": k[len(p["py"]) + 1:], "t": v["t"]},
-                            "r": v["v"] if v.get("op") == "whole" else v} for k, v in end.items()
-                           if k.startswith(p["py"] + ".") and k[len(p["py"]) + 1:].isidentifier()]
+            elif p["t"][0] == "struct":   # (CopyStructures splits a struct's copy-back by member, nested ones too)
+                stores += [{"s": "assign", "l": lv, "r": v["v"] if v.get("op") == "whole" else v}
+                           for k, v in end.items() if (lv := struct_member(var, k, members_of)) is not None]
             elif p["t"][0] == "stack":   # (a stack's copy-back goes element by element: CopyStructures)
                 stores += [{"s": "assign", "l": element_of(var, i, w["t"], p["t"][2]), "r": w["v"]}
                            for i in range(p["t"][2]) if (w := end.get(f"{p['py']}[{i}]")) and w.get("op") == "whole"]

@@ -1,0 +1,71 @@
+"""What p4c 1.2.4.8's LocalCopyPropagation holds as it enters the case of a single-case ``switch``
+(:mod:`.switch_copies`): the copies the statements before the switch in its list leave.
+
+Its walk goes into the case with the state before the switch, so the case's assignments are
+values with those copies put in -- ``meta.m8 = hdr.h.b; switch (x) { 5: { meta.m8 = meta.m8 + 2;
+} }`` makes the case's value ``hdr.h.b + 2``, which no longer reads its destination and goes on
+after the switch as if the case always ran (BMv2 writes it on every packet; measured on p4c's
+``--top4 LocalCopyPropagation`` dump and on BMv2, helper fuzz40).  metadata fields take part: p4c's
+mid end has flattened ``meta`` into locals by then (``meta._m80``).  A ``?:`` value before the switch
+is a temporary's for p4c (its front end writes ``if (c) { tmp = a; } else { tmp = b; } meta.m8 =
+tmp;``), assigned on every packet: the ``?:`` itself stands for it (put into the case's values after
+``switch_copies._mux_temporary`` looked at them, which is for a ``?:`` of the case's own).  :func:`switch_copies.drop_self_reading_copies` is the
+other half: it looks further back (into plain blocks, sub-control bodies) for a copy that then
+reads its own destination, and only drops it.
+"""
+from __future__ import annotations
+
+from .copy_paths import ir_path, may_write, overlap, path_reads, put_path
+from .elab_common import has_call, ir_dicts
+from .header_init import has_method_call
+from .predication import MUX_WRAPPERS
+
+
+def entry_copies(stmts: list, expand=None) -> dict:
+    """The copies p4c's LocalCopyPropagation holds as it enters a single-case switch that follows
+    ``stmts`` in its list: path -> value of each assignment or declaration there of a scalar value
+    (no call), with the earlier ones put in, up to a
+    statement that may write the path or what the value reads; a variable only where ``stmts``
+    declare it (an action may write a control local it does not name).  The case's values read
+    them, so one that reads its own destination may no longer (helper fuzz40: ``meta.m8 = hdr.h.b;
+    switch (x) { 5: { meta.m8 = meta.m8 + 2; } }`` leaves ``hdr.h.b + 2`` in meta.m8 on every packet).
+    A sub-control applied there is its body as p4c inlines it (``expand``: the elaborator's
+    ``inlined_for_copies``; not one that returns or exits), after its out/inout arguments' copy-backs
+    have ended what they may write."""
+    decls = {d["n"] for d in stmts if d.get("s") == "decl"}
+    known: dict = {}
+    work = list(stmts)
+    while work:
+        st = work.pop(0)
+        k = st.get("s")
+        if k == "block":   # (no join at a plain block's end)
+            work[:0] = st["body"]
+            continue
+        body = expand(st) if k == "apply_control" and expand is not None else None
+        if body is not None and not any(d.get("s") in ("return", "exit") for d in ir_dicts(body)):
+            outs = [ir_path(a["e"]) for a in st["args"] if a["dir"] in ("out", "inout")]
+            for p in [p for p, v in known.items() if any(o is None or overlap(o, r) for o in outs for r in [p, *path_reads(v)])]:
+                del known[p]
+            work[:0] = body
+            continue
+        dest, val = (st["n"], st.get("init")) if k == "decl" else \
+            (ir_path(st["l"]), st["r"]) if k == "assign" and st["l"].get("op") != "slice" else (None, None)
+        for p in [p for p, v in known.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
+            del known[p]
+        if dest is None or "[*]" in dest or not isinstance(val, dict) or st.get("siblings") or \
+                ("." not in dest and "[" not in dest and dest not in decls) or has_call(val) or \
+                has_method_call(val) or \
+                (val.get("t") or [None])[0] not in ("bit", "int", "bool"):
+            continue
+        for p, v in known.items():
+            val = put_path(val, p, v)
+        if not any(overlap(r, dest) for r in path_reads(val)):
+            known[dest] = val
+    return known
+
+
+def mux_of(e: dict) -> dict:
+    """The ``?:`` at the top of ``e`` or under the casts, unary operations, slices p4c dismantles through."""
+    while e.get("op") in MUX_WRAPPERS:
+        e = e["a"]
+    return e
