@@ -218,8 +218,13 @@ class BlockGen:
             self.block(1, f["body"])
             if self.fn_packet_in:
                 self.emit(1, "P.off = off")
+            # falling off the end of a function with a value: what p4c dropped after a single-case
+            # switch whose case returns (elab_common.live_prefix) -- its retval left as BMv2 starts it, 0
+            ret = "None" if f.get("ret") in (None, ["void"]) else self.default(f["ret"])
             if outs:
-                self.emit(1, f"return (None, {', '.join(outs)},)")
+                self.emit(1, f"return ({ret}, {', '.join(outs)},)")
+            elif ret != "None":
+                self.emit(1, f"return {ret}")
             self.fn_outs = None
             self.fn_packet_in = False
             self.emit(0, "")

@@ -91,6 +91,10 @@ ACCEPTS = {
     # functions with packet_out / packet_in parameters (were "argument used for directionless
     # parameter 'p' must be a compile-time constant")
     "deparser_function_with_packet_out": _dep("", "fe(pkt, hdr.h); fe(pkt, hdr.h)", top=_FE),
+    # resubmit in a function called from ingress (was "can only be invoked in ingress (p4c rejects
+    # it in None)": judged in the function's body, not at the call)
+    "resubmit_in_a_function_called_from_ingress": program(
+        top="void fr() { resubmit_preserving_field_list(0); }", body="        fr();"),
     "parser_function_with_packet_in": _state(
         "fx(pkt, hdr.h); m.x = fl(pkt); fa(pkt);",
         "void fx(packet_in p, out h_t x) { p.extract(x); }\nbit<8> fl(packet_in p) { return p.lookahead<bit<8>>(); }\n"

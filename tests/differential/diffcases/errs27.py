@@ -42,3 +42,12 @@ CASES.append(case("errs27_deparser_dead_locals", CAT, program(
              "        bit<8> z;\n        fo(z, u);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.h2);").replace(
     "control D(packet_out pkt, in headers_t hdr) {",
     "control D(packet_out pkt, in headers_t hdr) {\n    register<bit<8>>(4) r;\n    register<bit<32>>(4) r2;")))
+
+# A function with a value whose single-case switch returns, then `return 4;` (/work/errs27
+# h_fn_fn_switch_no_default): p4c 1.2.4.8's mid-end drops the return after the switch
+# (elab_common.live_prefix), so for another value its retval is left as BMv2 starts it, 0;
+# checkmate-switch's function fell off its end and returned None (the deparser then failed).
+CASES.append(case("errs27_function_falls_off_after_a_returning_switch", CAT, program(
+    "        hdr.h.b = fs(hdr.h.a);\n        hdr.h.c = (bit<16>)fs(hdr.h.b);\n",
+    top="bit<8> fs(in bit<8> a) { switch (a) { 1: { return 2; } } return 4; }\n"),
+    frames=[(1, H(1, 9)), (1, H(7, 9)), (2, H(1, 3)), (3, H(0, 0))]))
