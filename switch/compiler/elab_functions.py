@@ -91,7 +91,13 @@ class FunctionRules:
             rec["deferred_error"] = E(d.loc, f"function {d.name} does not return a value on all paths")
             rec["deferred_error"].missing_return = True
         first_if = next((n for n in walk(d.body) if isinstance(n, Node) and n.kind == "if"), None)
-        if first_if is not None:   # (deferred_function_error: p4c inlines a call in a parser state)
+        pifs = self.__dict__.get("fn_parser_ifs", {})
+        inner = next((pifs[self.functions[n.fn.name]["py"]] for n in walk(d.body) if isinstance(n, Node)
+                      and n.kind == "call" and n.fn.kind == "name" and n.fn.name in self.functions
+                      and self.functions[n.fn.name]["py"] in pifs), None)
+        if first_if is None and inner is not None:   # (a function it calls holds one: inlined too)
+            pifs[rec["py"]] = inner
+        elif first_if is not None:   # (deferred_function_error: p4c inlines a call in a parser state)
             self.__dict__.setdefault("fn_parser_ifs", {})[rec["py"]] = E(
                 first_if.loc, f"IfStatement: not supported in parser on this target (in function {d.name}, "
                               "inlined into a parser state; errs27)")

@@ -64,6 +64,9 @@ LINES = {
     "parser_function_with_an_if": (
         _state("fa(hdr.h.a, m.x);", "void fa(in bit<8> k, inout bit<8> x) {\n    if (k == 1) { x = 2; } }"),
         "if (k == 1)", "IfStatement: not supported in parser"),
+    "parser_function_calling_a_function_with_an_if": (
+        _state("fb(hdr.h.a, m.x);", "void fa(in bit<8> k, inout bit<8> x) {\n    if (k == 1) { x = 2; } }\n"
+               "void fb(in bit<8> k, inout bit<8> x) { fa(k, x); }"), "if (k == 1)", "IfStatement: not supported in parser"),
     # a generic function emitting a value of its type parameter
     "generic_function_emits_a_type_parameter": (
         _dep("", "fg(pkt, hdr.h)", top="void fg<T>(packet_out p, in T x) {\n    p.emit(x); }"),
