@@ -262,7 +262,8 @@ class Model:
     def ir_headers(self) -> dict:
         out = {}
         for name, fields in self.htypes.items():
-            if any(h["header_type"] == name and not h.get("metadata") for h in self.instances.values()):
+            if any(h["header_type"] == name and not h.get("metadata") for h in self.instances.values()) \
+                    or any(st["header_type"] == name for st in self.stacks.values()):   # (a zero-size stack's; errs27)
                 vb = self.varbit.get(name)
                 total = sum(w for n, w, _ in fields if n != vb)
                 if total % 8:

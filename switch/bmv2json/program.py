@@ -15,6 +15,8 @@ stopping each arm at that join node.
 """
 from __future__ import annotations
 
+import json
+
 from .actions import PrimitiveGen, bool_const
 from .externs import BMV2_ALGORITHMS, Externs, Ids
 from .model import (BOOL, HDR_STRUCT, META_STRUCT, SM_STRUCT, Bmv2JsonError, Model, cast, const,
@@ -563,7 +565,14 @@ class Translator:
             raise Bmv2JsonError("deparser: a hash there: Invalid reference to object of type 'calculation' "
                                 "(simple_switch refuses the JSON)")
         body = self.prims.body(prims, None, "deparser")
+        if '"p_meta"' in json.dumps(body):
+            # a primitive writing p4c's scalars there (`random(v, 0, 3)`: the deparser's local):
+            # the deparser has no meta parameter, a struct of its own holds them (errs27)
+            body.insert(0, {"s": "decl", "n": "p_meta", "t": ["struct", META_STRUCT], "init": None})
         for inst in ds[0]["order"]:
+            if not isinstance(inst, str):   # (an element at a run-time index: p4c writes an expression)
+                raise Bmv2JsonError("deparser: an expression in its order: Json::LogicError: Type is not convertible "
+                                    "to string (simple_switch dies loading the JSON)")
             h = self.m.header(inst)
             body.append({"s": "emit", "h": h, "hdr": h["t"][1]})
         return {"name": "deparser", "params": [

@@ -15,8 +15,9 @@ docs/CONFORMANCE.md):
   ``verify_checksum_with_payload`` (resp. ``update_checksum*``), and a data list element
   that computes from the packet (a slice, cast, operator) instead of naming a field or
   being constant ("Computations are not supported"); in its deparser, an
-  assignment, ``if``, ``switch`` or ``apply`` (the bmv2 deparser only emits; a local
-  initialised from a header is fine, p4c propagates it away);
+  ``if``, ``switch``, ``apply`` or a store to a local header (the bmv2 deparser only emits; a
+  local scalar's stores and the register reads nothing kept reads are fine, p4c propagates and
+  removes them: :mod:`.deparser_defuse`);
 * a V1Switch header type (the parser's ``out`` parameter) that is a header, or a struct with
   a field that is not a header, header stack, header union or struct;
 * a variable or constant declared in a body (apply block, parser state, action, function) with the name
@@ -41,7 +42,9 @@ by :func:`.driver._compile` right after :func:`.elaborate.elaborate`.
 """
 from __future__ import annotations
 
+from . import deparser_defuse
 from .ast import Node, find_name
+from .deparser_defuse import empty_stmt as _empty_stmt
 from .errors import P4CompileError
 
 __all__ = ["check_generic_operands", "check_program"]
@@ -557,16 +560,33 @@ class _Checker:
         actions |= {d.name for d in self.decls if d.kind == "action"}
         instances = {d.name: d for d in list(self.decls) + list((ctl.get("locals") or ()) if ctl is not None else ())
                      if isinstance(d, Node) and d.kind == "instance"}
+        # what p4c's mid-end leaves of the body (deparser_defuse: local copies propagated, dead
+        # register reads removed; a written local header refused at its declaration; errs27)
+        local_vars = [v for v in deparser_defuse.flat(body) if v.kind == "var"]
+        headers = {v.name for v in local_vars if getattr(self._resolve(v.type), "kind", None) in ("header", "header_union")}
+        scalars = {v.name for v in local_vars} - headers
+        if ctl is not None and ctl.kind == "function":   # (its parameters: the inlined call's locals)
+            scalars |= {p.name for p in ctl.get("params") or ()
+                        if getattr(self._resolve(p.type), "kind", None) not in ("header", "header_union", "typename")}
+        functions = {d.name: d for d in self.decls if d.kind == "function"}
+        dead = deparser_defuse.dead_nodes(body, scalars, functions,
+                                          lambda c: _object_method(c, instances) == ("register", "read"))
+        written = deparser_defuse.written_header_locals(body, headers)
         for n in _live_walk(body):   # (an `if` p4c folds is no `if` there: p4c_mutate seed 601)
             bad = None
-            if n.kind == "if" and _empty_stmt(n):
+            if id(n) in dead or (n.kind == "if" and _empty_stmt(n)):
                 continue   # (p4c's SimplifyControlFlow removes `if (c) { }` first; errs26)
+            if n.kind == "var" and written.get(n.name) is n:
+                raise P4CompileError(n.loc, f"{n.name}{' = ...' if n.get('init') is not None else '.setInvalid'}: not "
+                                            "supported within a deparser on this target (a written local header)")
             if _object_method(n, instances) in _DEPARSER_REFUSED_METHODS:
                 # p4c's BMv2 deparser: "c.count: not supported within a deparser on this target"
-                # (measured, helper errs26; a register.read whose value nothing uses is taken,
-                # one whose value is used is refused too: left open)
+                # (measured, helper errs26; a register.read only where its value is used: errs27)
                 raise P4CompileError(n.loc, f"{_describe(n)}: not supported within a deparser on this target")
-            if n.kind in ("assign", "if", "switch"):
+            if n.kind == "assign" and deparser_defuse.path(n.lhs if n.lhs.kind != "slice" else n.lhs.a) \
+                    and deparser_defuse.path(n.lhs if n.lhs.kind != "slice" else n.lhs.a).split(".")[0] in scalars:
+                pass   # (a local scalar's store: p4c propagates it; its ?: counts only where used)
+            elif n.kind in ("assign", "if", "switch"):
                 bad = "an assignment" if n.kind == "assign" else f"a {n.kind} statement"
             elif n.kind == "call" and isinstance(n.get("fn"), Node) and n.fn.kind == "member" and n.fn.name == "apply":
                 sub = self._applied_control(n, ctl, {d.name: d for d in self.decls if d.kind in ("control", "parser")})
@@ -578,6 +598,8 @@ class _Checker:
                 bad = f"{_describe(n)}"
             elif n.kind == "call" and _callee(n) in actions:
                 bad = f"a call of action {_callee(n)}"
+            elif n.kind == "call" and _callee(n) in functions and depth < 20:
+                self._deparser(functions[_callee(n)].get("body"), functions[_callee(n)], depth + 1)   # (p4c inlines it)
             elif n.kind == "cond" and n.cond.kind != "bool_lit":   # (p4c makes an if statement of it: "IfStatement")
                 bad = "a ?: expression (an if statement for p4c)"
             if bad:
@@ -629,18 +651,8 @@ def _is_path(e: Node) -> bool:
 
 
 # extern object methods p4c's BMv2 back end refuses in a deparser (measured one by one, errs26)
-_DEPARSER_REFUSED_METHODS = {("counter", "count"), ("meter", "execute_meter"), ("register", "write")}
-
-
-def _empty_stmt(n) -> bool:
-    """An empty block or statement, or an ``if`` whose branches are such (p4c removes it)."""
-    if not isinstance(n, Node):
-        return n is None
-    if n.kind == "empty":
-        return True
-    if n.kind == "block":
-        return all(_empty_stmt(x) for x in n.stmts)
-    return n.kind == "if" and _empty_stmt(n.then) and _empty_stmt(n.get("els"))
+_DEPARSER_REFUSED_METHODS = {("counter", "count"), ("meter", "execute_meter"), ("register", "write"),
+                             ("register", "read")}
 
 
 def _object_method(call, instances: dict):
@@ -731,6 +743,9 @@ def check_generic_operands(f: Node, decls: list | None = None) -> None:
         if n.kind == "slice" and generic(n.a):
             raise P4CompileError(n.loc, f"{n.a.name}[..]: bit extraction only defined for bit<> types (not for "
                                         f"'{typed[n.a.name]}', a type parameter)")
+        if n.kind == "call" and n.fn.kind == "member" and n.fn.name == "emit" and any(generic(a) for a in n.args):
+            raise P4CompileError(n.loc, f"{_describe(n)}: argument must be a header, stack or union, or a struct or "
+                                        "tuple of such types (a type parameter)")   # (errs27 f_fe_dep_generic)
         if n.kind == "if" and generic(n.cond):
             raise P4CompileError(n.loc, f"Condition of IfStatement does not evaluate to a bool but {typed[n.cond.name]}")
         callee = _callee(n) if n.kind == "call" and decls else None

@@ -180,8 +180,9 @@ class BlockRules:
             raise E(main.loc, "the embedded target implements the v1model architecture: "
                               "main must be a V1Switch(...)")
         roles = ["parser", "verify_checksum", "ingress", "egress", "compute_checksum", "deparser"]
-        blocks, ctor_args, names = {}, {}, {}
+        blocks, ctor_args, names, args = {}, {}, {}, {}
         for role, arg, ent in self.package_blocks(main):
+            args[role] = arg
             want = ent[0]
             if arg.fn.name in NON_TYPE_KEYWORDS:   # `control key`: p4c parses `key()` as a call (p4c_mutate seed 99)
                 raise E(arg.loc, f"{arg.fn.name} is not a method (p4c reads '{arg.fn.name}' as a keyword, not a "
@@ -212,6 +213,11 @@ class BlockRules:
         for role in roles[1:]:
             self._top_block = blocks[role]
             ir_blocks[role] = self.elab_control(blocks[role], role, prefix=names[role], consts=ctor_args[role], top=True)
+        if names["ingress"] == names["egress"] and _makes_nodes(ir_blocks["ingress"]["body"]):
+            # one control as ingress and egress: p4c's JSON names each of its tables/conditionals
+            # twice, and simple_switch_grpc answers the pipeline config, then dies on it (errs27)
+            self.load_refusal(args["egress"].fn.loc, f"{names['egress']} is V1Switch's ingress and egress: Duplicate "
+                                                  "objects of type 'control node' (simple_switch dies loading p4c's JSON)")
         subs, locs = getattr(self, "subcontrols", []), getattr(self, "table_locs", {})
         folded = self.__dict__.get("midend_folded_ifs") or {}
         for role in roles[1:]:
@@ -708,3 +714,18 @@ def _self_reference(n, name: str):
         elif isinstance(x, (list, tuple)):
             todo.extend(v for v in x if isinstance(v, (Node, list, tuple)))
     return None
+
+
+def _makes_nodes(stmts) -> bool:
+    """Statements p4c's JSON has a table or conditional for: anything but (nested) blocks,
+    local declarations and an ``if`` with empty branches (p4c removes those)."""
+    for st in stmts or ():
+        if st.get("s") == "block":
+            if _makes_nodes(st.get("body")):
+                return True
+        elif st.get("s") == "if":
+            if _makes_nodes(st.get("then")) or _makes_nodes(st.get("else")) or st.get("then") is None:
+                return True
+        elif st.get("s") != "decl":
+            return True
+    return False

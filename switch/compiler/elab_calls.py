@@ -496,6 +496,9 @@ class CallRules:
             return
         for check in self.__dict__.get("fn_role_checks", {}).get(f["py"], ()):   # (elab_externs.ingress_or_egress_only)
             check(self.ctx.get("role"))
+        pif = self.__dict__.get("fn_parser_ifs", {}).get(f["py"])
+        if pif is not None and self.ctx.get("kind") == "parser":   # (elab_functions; errs27 g_if_*_fn)
+            self.target_error(pif.loc, pif.message)
         err = f.get("deferred_error")
         if err is None:
             return
@@ -542,6 +545,9 @@ class CallRules:
     def const_arg(self, ir, p: dict, arg: Node):
         """A function's directionless parameter takes a compile-time constant only (p4c:
         "argument used for directionless parameter ... must be a compile-time constant")."""
+        if p["t"] in (["extern", "packet_out"], ["extern", "packet_in"]) and p.get("dir") == "in":
+            # a packet_out/packet_in argument of a function: the caller's own (gen_functions)
+            return {"op": "var", "n": "out" if p["t"][1] == "packet_out" else "data", "t": p["t"]}
         if p.get("const_arg") and self.fold(ir) is None and ir.get("op") not in ("list", "mk"):
             raise E(arg.loc, f"{expr_text(arg)}: argument used for directionless parameter '{p['name']}' "
                              "must be a compile-time constant (p4c)")

@@ -442,6 +442,17 @@ class ExternRules:
         self.target_error(loc, f"{name}: only allowed in {', '.join(allowed[:-1])} or {allowed[-1]}, not in the {role or 'parser'}" +
                           (f" (p4c: 'Only calls to {only} allowed')" if only else ""))
 
+    def one_role_only(self, name: str, want: str, role, loc) -> None:
+        """resubmit_preserving_field_list outside ingress, recirculate_preserving_field_list outside
+        egress (in a function: at each call, with the caller's role; errs27 h_fn_fn_resubmit)."""
+        if role == want:
+            return
+        if self.ctx.get("kind") == "function" and self.ctx.get("block") in self.functions:
+            self.__dict__.setdefault("fn_role_checks", {}).setdefault(self.functions[self.ctx["block"]]["py"], []).append(
+                lambda r: self.one_role_only(name, want, r, loc))
+            return
+        self.target_error(loc, f"{name} can only be invoked in {want} (p4c rejects it in {role})")
+
     def clone_type_check(self, name: str, ctype, role, loc) -> None:
         """An I2E clone outside ingress, an E2E one outside egress: p4c's BMv2 back end refuses it
         (in a function: at each call, with the caller's role, as :meth:`ingress_or_egress_only`)."""
@@ -701,9 +712,7 @@ class ExternRules:
             # ingress only (a call in egress does nothing), recirculate at the end of egress
             # (a call in ingress carries over to egress for a unicast packet)
             self.ingress_or_egress_only(name, role, loc)
-            if role != ("ingress" if kind == "resubmit" else "egress"):
-                self.target_error(loc, f"{name} can only be invoked in "
-                                       f"{'ingress' if kind == 'resubmit' else 'egress'} (p4c rejects it in {role})")
+            self.one_role_only(name, "ingress" if kind == "resubmit" else "egress", role, loc)
             return [{"s": kind, "fl": fl}]
         if name in ("resubmit", "recirculate"):
             # as clone3 above: refused only where the call survives (p4c compiles an unused

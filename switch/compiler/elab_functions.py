@@ -8,7 +8,7 @@ program-wide tables and the current block context ``self.ctx``.
 """
 from __future__ import annotations
 
-from .ast import Node
+from .ast import Node, walk
 from .elab_common import E, expr_text, INTLIT, Scope, tstr, V1_EXTERN_FUNCS
 
 
@@ -58,6 +58,10 @@ class FunctionRules:
         for p in d.params:
             t = self.resolve_type(p.type)
             py = f"f_{iname}_{p.name}"
+            if t in (["extern", "packet_out"], ["extern", "packet_in"]):
+                # the deparser's output list / the parser's packet (gen_blocks.gen_functions: p4c
+                # inlines the call, its emits and extracts go on in the caller; errs27)
+                py = "out" if t[1] == "packet_out" else "_pin"
             var_ir = {"op": "var", "n": py, "t": t}
             if t[0] == "varbit":   # a box, as a varbit local (bits `v`, length)
                 var_ir = {"op": "field", "base": var_ir, "f": "v", "t": t}
@@ -72,7 +76,7 @@ class FunctionRules:
             self.check_default_arg(p, self.global_scope)
             params.append({"name": p.name, "py": py, "t": t, "dir": p.direction or "in",
                            "default": getattr(p, "default", None),
-                           **({"const_arg": True} if p.direction is None else {})})
+                           **({"const_arg": True} if p.direction is None and t[0] != "extern" else {})})
             if p.direction in (None, "in"):
                 self.note_algo_param(var_ir, params[-1])
         ret = self.resolve_type(d.ret)
@@ -86,6 +90,17 @@ class FunctionRules:
             # p4c refuses it only when the function is called (an unused one is removed first)
             rec["deferred_error"] = E(d.loc, f"function {d.name} does not return a value on all paths")
             rec["deferred_error"].missing_return = True
+        first_if = next((n for n in walk(d.body) if isinstance(n, Node) and n.kind == "if"), None)
+        pifs = self.__dict__.get("fn_parser_ifs", {})
+        inner = next((pifs[self.functions[n.fn.name]["py"]] for n in walk(d.body) if isinstance(n, Node)
+                      and n.kind == "call" and n.fn.kind == "name" and n.fn.name in self.functions
+                      and self.functions[n.fn.name]["py"] in pifs), None)
+        if first_if is None and inner is not None:   # (a function it calls holds one: inlined too)
+            pifs[rec["py"]] = inner
+        elif first_if is not None:   # (deferred_function_error: p4c inlines a call in a parser state)
+            self.__dict__.setdefault("fn_parser_ifs", {})[rec["py"]] = E(
+                first_if.loc, f"IfStatement: not supported in parser on this target (in function {d.name}, "
+                              "inlined into a parser state; errs27)")
         self.functions[iname] = rec
         saved = getattr(self, "ctx", None)
         self.ctx = {"kind": "function", "block": iname, "ret": ret, "scope": fscope, "apply_body": True}

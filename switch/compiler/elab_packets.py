@@ -188,6 +188,12 @@ class PacketRules:
 
     def emit_stmts(self, ir, t, loc) -> list:
         if t[0] == "header":
+            if ir.get("op") == "stack_idx" and self.fold(ir["i"]) is None:
+                # p4c puts a dereference_header_stack expression in the deparser's order, where
+                # simple_switch 1.15.5 wants a header's name: it dies loading (errs27 t_dp_emit_hs_rt)
+                self.load_refusal(loc, "emit of a header stack element at a run-time index: p4c's deparser order "
+                                       "holds an expression (simple_switch dies loading it: Json::LogicError: Type "
+                                       "is not convertible to string)")
             return [{"s": "emit", "h": ir, "hdr": t[1]}]
         if t[0] == "stack":
             if t[1] in self.structs:  # a stack of header unions: every valid member of every element

@@ -210,10 +210,23 @@ class BlockGen:
             self.emit(1, "L = None")
             outs = [p["py"] for p in f["params"] if p.get("dir") in ("out", "inout")]
             self.fn_outs = outs or None
+            # a packet_in parameter: the caller's packet and offset, handed over in P.off (a
+            # packet_out one is the deparser's output list ``out`` itself; elab_functions, errs27)
+            self.fn_packet_in = any(p["t"] == ["extern", "packet_in"] for p in f["params"])
+            if self.fn_packet_in:
+                self.emit(1, "data = P.data; n = len(data); off = P.off")
             self.block(1, f["body"])
+            if self.fn_packet_in:
+                self.emit(1, "P.off = off")
+            # falling off the end of a function with a value: what p4c dropped after a single-case
+            # switch whose case returns (elab_common.live_prefix) -- its retval left as BMv2 starts it, 0
+            ret = "None" if f.get("ret") in (None, ["void"]) else self.default(f["ret"])
             if outs:
-                self.emit(1, f"return (None, {', '.join(outs)},)")
+                self.emit(1, f"return ({ret}, {', '.join(outs)},)")
+            elif ret != "None":
+                self.emit(1, f"return {ret}")
             self.fn_outs = None
+            self.fn_packet_in = False
             self.emit(0, "")
 
     def gen_parser(self) -> None:

@@ -92,7 +92,11 @@ class ExpressionGen:
         if op == "reg_read":
             return self.reg_read_expr(e["obj"], self.x(e["i"]), e["t"])
         if op == "call_fn":
-            return f"{e['fn']}(P, {', '.join(self.x(a) for a in e['args'])})"
+            call = f"{e['fn']}(P, {', '.join(self.x(a) for a in e['args'])})"
+            if any(a.get("t") == ["extern", "packet_in"] for a in e["args"]):   # (gen_blocks.gen_functions)
+                r = self.fresh("r")
+                return f"(setattr(P, 'off', off), ({r} := {call}), (off := P.off), {r})[-1]"
+            return call
         if op == "call_fn_out":
             # a function with out/inout parameters inside an expression: call, copy the
             # outs back (walrus/setattr keep it one expression, so && and ?: still

@@ -253,6 +253,8 @@ class StatementGen:
         elif k == "exit":
             self.emit(ind, "raise ExitSignal()")
         elif k == "return":
+            if getattr(self, "fn_packet_in", False):
+                self.emit(ind, "P.off = off")   # (gen_blocks.gen_functions)
             if self.fn_outs is not None:
                 v = self.x(s["v"]) if s["v"] is not None else "None"
                 self.emit(ind, f"return ({v}, {', '.join(self.fn_outs)},)")
@@ -340,7 +342,12 @@ class StatementGen:
                 args.append(self.after_pins(pins, self.default(a["t"]) if a["dir"] == "out" else self.copy_in(lv, a["t"])))
             s = dict(s, args=pinned)
             r = self.fresh("r")
+            pin = any(a.get("t") == ["extern", "packet_in"] for a in s["args"])
+            if pin:   # (a packet_in argument: the offset goes through P.off, gen_blocks.gen_functions)
+                self.emit(ind, "P.off = off")
             self.emit(ind, f"{r} = {s['fn']}(P, {', '.join(args)})")
+            if pin:
+                self.emit(ind, "off = P.off")
             outs = [arg for arg in s["args"] if arg["dir"] in ("out", "inout")]
             for k2, arg in enumerate(outs, 1):
                 # (a copy-back p4c's def-use drops is not made: union_defuse.drop_dead_union_stores)
