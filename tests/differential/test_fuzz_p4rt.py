@@ -55,6 +55,24 @@ def test_const_entries_load_as_bmv2_compares_them():
         Pipeline(compile_source(generate(seed), "p.p4").device_config)
 
 
+def test_an_unequal_p4info_answer_names_what_differs():
+    """A GetForwardingPipelineConfig whose P4Info is not the one pushed (BMv2's heap corruption on
+    seed 5608; the official CI's seed 5165 op 6, detail unknown) says which of its fields differ."""
+    from p4.config.v1 import p4info_pb2
+
+    from fuzz_p4rt import _p4info_same
+    sent = p4info_pb2.P4Info()
+    sent.tables.add().preamble.id = 5
+    sent.pkg_info.arch = "v1model"
+    got = p4info_pb2.P4Info()
+    got.CopyFrom(sent)
+    assert _p4info_same(got, sent) is True
+    got.tables[0].size = 3
+    got.actions.add().preamble.id = 1
+    assert _p4info_same(got, sent) == "unequal: actions, tables"
+    assert _p4info_same(p4info_pb2.P4Info(), sent) == "unequal: pkg_info, tables"
+
+
 def test_accepted_is_narrow():
     """Only the listed BMv2 gaps are accepted: a plain code difference is not."""
     from p4.v1 import p4runtime_pb2 as pb
