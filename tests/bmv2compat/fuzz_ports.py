@@ -31,7 +31,9 @@ on BMv2 (timing: its queues), not as a disagreement.
     cd <repo> && flock /tmp/checkmate-net.lock env PYTHONPATH=$PWD PATH=/opt/p4lang/bin:$PATH \\
         .venv/bin/python tests/bmv2compat/fuzz_ports.py --seeds 0-9 [--tutorials /work/corpus/tutorials] [-k NAME]
 
-Root, p4c and simple_switch_grpc are needed (the CI test skips without them).
+Root, p4c and simple_switch_grpc are needed (the CI test skips without them).  The CI test's veths
+are ``fv<n>s``/``fv<n>h``, a command-line run's ``fz<n>...`` (``--tag``): a CI run of the root tests
+takes no lock, and one rig's set-up deletes the other's interfaces of the same name.
 """
 from __future__ import annotations
 
@@ -329,6 +331,7 @@ def main(argv=None) -> int:
                     help=f"checkmate-switch set-ups compared with BMv2: {', '.join(TARGETS[1:] + tuple(EXTRA_TARGETS))}")
     ap.add_argument("--replay", type=Path, help="run the bursts of a disagreement JSON (written by --out) again")
     ap.add_argument("--only", default="", help="with --replay: only these bursts (indices a,b,c or A-B)")
+    ap.add_argument("--tag", default="fz", help="veth name prefix (the CI test uses fv)")
     args = ap.parse_args(argv)
     seeds = _seeds(args.seeds)
     cases = [] if args.no_repo else repo_cases()
@@ -347,7 +350,7 @@ def main(argv=None) -> int:
             replay = [replay[i] for i in _seeds(args.only)]
         cases, seeds = [c for c in cases if c.name == rec["case"]], [rec["seed"]]
     report = run_all(cases, seeds, args.bursts, args.idle, masks, targets=tuple(args.targets.split(",")),
-                     replay=replay)
+                     replay=replay, tag=args.tag)
     bad = 0
     for (name, seed), r in report.items():
         line = f"{'SAME' if not r['diffs'] else 'DIFF'} {name} seed={seed}: {r['frames']} frames in ({r['unsent']} unsendable)"
@@ -365,9 +368,13 @@ def main(argv=None) -> int:
     return 1 if bad else 0
 
 
-def run_all(cases, seeds, n_bursts: int, idle: float, masks=None, targets=TARGETS[1:], replay=None) -> dict:
+def run_all(cases, seeds, n_bursts: int, idle: float, masks=None, targets=TARGETS[1:], replay=None,
+            tag: str = "fv") -> dict:
     """{(case, seed): summary} -- every case and seed on BMv2 and every target of ``targets``; one
-    switch start per target.  ``replay``: these bursts instead of the seed's."""
+    switch start per target.  ``replay``: these bursts instead of the seed's.  ``tag``: the veths'
+    name prefix -- "fv" for the CI test, another for a run from the command line (``--tag``), so
+    that the two never delete each other's interfaces (a CI run of the root tests on the same machine
+    took no lock: helper p4rt37's run's fv1h went down under it, "Network is down")."""
     masks = masks or {}
     compiled, work = {}, []
     for c in cases:
@@ -383,7 +390,7 @@ def run_all(cases, seeds, n_bursts: int, idle: float, masks=None, targets=TARGET
         for s in seeds:
             work.append((c, s, replay or gen_bursts(s * 1000 + sum(map(ord, c.name)), bases, n_bursts)))
     runs: dict = {}
-    with Rig(ports=PORTS, tag="fv", mtu=MTU) as rig:
+    with Rig(ports=PORTS, tag=tag, mtu=MTU) as rig:
         for t in ("bmv2",) + tuple(targets):
             target = VethTarget(rig, "bmv2" if t == "bmv2" else "checkmate", EXTRA_TARGETS.get(t, ("", ()))[1])
             try:

@@ -36,14 +36,13 @@ def _run_once(targets, seed, make, source):
             s = F._open(t, base, config)
             sides.append(s)
             s.primary.set_pipeline(config, "VERIFY_AND_COMMIT", election_id=base)
-        racing: set[int] = set()   # seed 3895's race, accepted in its window as fuzz_p4rt does
+        windows = F.DigestWindows()   # the digest races, accepted in their windows as fuzz_p4rt does
         for op in make(ref.p4info):
             a, b = F.run_both(sides, op, norm)
-            racing |= F.digest_races(op, a)
-            if a != b and not (F.accepted(op, a, b) or F.accepted_race(op, a, b, racing)):
+            windows.note(op, a)
+            if a != b and not (F.accepted(op, a, b) or windows.why(op, a, b)):
                 out.append(f"{F.describe(op)}\n  bmv2:      {a}\n  checkmate: {b}")
-            if op[0] == "digests":
-                racing = set()
+            windows.done(op, sides[0])
     except (grpc.RpcError, grpc.FutureTimeoutError) as e:   # (an op's own errors are answers: run_both
         err = e   # compares them) -- a switch that stopped answering, or was gone before the run's
         # connection (it died after the last one's check); check() below says which
