@@ -46,6 +46,8 @@ The ones of earlier rounds (an unknown hash algorithm, a user match_kind, duplic
 labels, negative action data) call :meth:`load_refusal` where they are elaborated."""
 from __future__ import annotations
 
+from .copy_paths import ir_path, overlap, path_reads
+from .dead_reads import flat_blocks
 from .elab_common import BOOL, E, expr_text, ir_replace
 from .table_keys import bmv2_key_shape, runtime_index_key
 
@@ -264,9 +266,13 @@ class LoadRefusalRules:
         """A local variable of the user metadata's type (``M m2 = m;``) whose field an extern call
         writes (``r.read(m2.x, 1)``) in body ``stmts``: the local survives p4c's mid end and its fields
         are written ``userMetadata.x`` as for a copied parameter (:meth:`refuse_metadata_param_copy`) --
-        simple_switch refuses the JSON.  Named at the local's declaration."""
-        decls = self.__dict__.get("meta_local_decls")
-        hit = _copy_write(stmts, {py: name for py, (name, _) in decls.items()}, False, assigns=False) if decls else None
+        simple_switch refuses the JSON.  Named at the local's declaration.  A local declared in the
+        straight-line body: only where the write's value is read (:func:`_live_copy_write`)."""
+        decls = self.__dict__.get("meta_local_decls") or {}
+        top = [st for st in flat_blocks(stmts) if isinstance(st, dict)]
+        at = {st["n"]: i for i, st in enumerate(top) if st.get("s") == "decl" and st.get("n") in decls}
+        hit = next(filter(None, (_live_copy_write(top[at[py] + 1:], py, top[at[py]].get("init") is None) if py in at
+                                 else _copy_write(stmts, {py: decls[py][0]}, False, assigns=False) for py in decls)), None)
         if hit:
             name, loc = decls[hit[0]]
             mt = self.__dict__.get("user_meta_type")
@@ -455,4 +461,38 @@ def _copy_write(stmts, names: dict, cond: bool, assigns: bool = True):
                     hit = _copy_write(body if isinstance(body, list) else [body], names, True, assigns)
                     if hit:
                         return hit
+    return None
+
+
+def _live_copy_write(rest: list, py: str, unset: bool):
+    """:func:`_copy_write`'s hit for the local ``py`` of the user metadata type declared just
+    before the straight-line statements ``rest`` (``unset``: without a value), where p4c's mid end
+    keeps the local: an extern's write into it (``r.read(s.x, i)``) only where a statement after
+    it reads what it wrote -- p4c removes a dead ``register.read`` (@noSideEffects), and a later
+    store (not a slice) kills it -- or, with such a write, a field read unset (``userMetadata.y``
+    is BMv2's word then).  Measured by helper errs28 (/work/errs28 probes d_*, i_*, a_*); a
+    statement other than an assignment reads all it names, and a write nested in one counts."""
+    live: list = []
+
+    def mine(p):
+        return p is not None and (p == py or p.startswith((py + ".", py + "[")))
+    dead = False
+    for st in reversed(rest):
+        k, lv = st.get("s"), st.get("l")
+        p = ir_path(lv) if isinstance(lv, dict) else None
+        if mine(p) and k != "decl":   # (an assignment, or an extern's write: _copy_write's)
+            if k != "assign" and any(overlap(p, q) for q in live):
+                return py, f"written by {k}", lv.get("f", "") if lv.get("op") == "field" else ""
+            dead = dead or k != "assign"
+            if lv.get("op") != "slice":
+                live = [q for q in live if not (q == p or q.startswith((p + ".", p + "[")))]
+            live += [q for q in path_reads([v for x, v in st.items() if x != "l"]) if mine(q)]
+            continue
+        hit = _copy_write([st], {py: py}, False, assigns=False)
+        if hit:
+            return hit
+        live += [q for q in path_reads(st) if mine(q)]
+    if dead and unset and live:
+        f = (live[0][len(py) + 1:].split(".")[0] if live[0] != py else "")
+        return py, f"read unset ({f or 'whole'})", f
     return None
