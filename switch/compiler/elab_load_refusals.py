@@ -269,8 +269,9 @@ class LoadRefusalRules:
         simple_switch refuses the JSON.  Named at the local's declaration.  A local declared in the
         straight-line body: only where the write's value is read (:func:`_live_copy_write`)."""
         decls = self.__dict__.get("meta_local_decls") or {}
-        top = [st for st in flat_blocks(stmts) if isinstance(st, dict)]
-        at = {st["n"]: i for i, st in enumerate(top) if st.get("s") == "decl" and st.get("n") in decls}
+        top = list(flat_blocks([st for st in stmts if isinstance(st, dict)]))
+        at = {st["n"]: i for i, st in enumerate(top) if st.get("s") == "decl" and st.get("n") in decls
+              and st["n"] not in self.__dict__.get("meta_ctl_locals", ())}   # (a control's: as written)
         hit = next(filter(None, (_live_copy_write(top[at[py] + 1:], py, top[at[py]].get("init") is None) if py in at
                                  else _copy_write(stmts, {py: decls[py][0]}, False, assigns=False) for py in decls)), None)
         if hit:

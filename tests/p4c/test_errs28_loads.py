@@ -33,6 +33,10 @@ REFUSED = {
     "deparser_dead_read_other_field_unset": (_dep('meta_t s; r.read(s.x, 0); log_msg("v {}", {s.y});'), "meta_t s;", _NO_Y),
     "control_dead_read_other_field_unset": (_ing("meta_t s; r.read(s.x, 0); hdr.h.c = (bit<8>)s.y;"), "meta_t s;", _NO_Y),
     "control_read_then_slice_store": (_ing("meta_t s; r.read(s.x, 0); s.x[3:0] = 3; hdr.h.a = s.x;"), "meta_t s;", _NO_X),
+    # (a control's local: its tables' actions read it -- judged as written, not by the body's def-use)
+    "control_local_read_by_a_table_action": (
+        _ing("r.read(s.x, 0); t.apply();", "\n    meta_t s;\n    action a() { hdr.h.a = s.x; }\n"
+             "    table t { actions = { a; } default_action = a(); }"), "meta_t s;", _NO_X),
     "action_read_used": (_ing("a();", "\n    action a() { meta_t s; r.read(s.x, 0); hdr.h.a = s.x; }"), "meta_t s;", _NO_X),
 }
 
