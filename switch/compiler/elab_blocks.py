@@ -60,7 +60,10 @@ class BlockRules:
                 continue
             prev = seen.get(name)
             if prev is not None and (prev.kind in self._UNIQUE_KINDS or d.kind in self._UNIQUE_KINDS):
-                raise E(d.loc, f"re-declaration of {name} (previous declaration at {prev.loc})")
+                # (p4c: "Re-declaration of E with different type: control E" at the later one, before
+                # it type-checks either: `enum bool E` beside `control E`, helper errs28)
+                other = f" with different type: {d.kind} {name}" if d.kind != prev.kind else ""
+                raise E(d.loc, f"Re-declaration of {name}{other} (previous declaration: {prev.kind} {name} at {prev.loc})")
             seen.setdefault(name, d)
             if d.kind in ("control", "parser"):
                 ref = _self_reference(d, d.name)

@@ -519,8 +519,8 @@ class TypeRules:
                                              "type-declared types are not allowed even if they are fixed-size (p4c)")
             if not is_bits(base) or base[0] not in ("bit", "int"):
                 # p4c: "Illegal type for enum; only bit<> and int<> are allowed"
-                raise E(d.base.loc or d.loc, f"enum {d.name}: illegal underlying type {tstr(base)}; only "
-                                             f"bit<N> and int<N> are allowed")
+                raise E(d.base.loc or d.loc, f"{tstr(base)}: Illegal type for enum; only bit<> and int<> are "
+                                             f"allowed (the underlying type {tstr(base)} of enum {d.name})")
             vals = {}
             own = Scope(self.global_scope)   # earlier members by their bare names (p4c resolves them)
             unusable = {}

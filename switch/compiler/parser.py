@@ -195,8 +195,10 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
     def enum_decl(self, annos) -> Node:
         self.expect("enum")
         base = None
-        if self.at("bit", "int") or self.at_id() and self.peek().kind == "id":
-            base = self.type_ref()   # (a typedef name too: `typedef bit<8> B8; enum B8 E { ... }`)
+        if self.at("bit", "int", "bool", "varbit", "error", "string") or self.at_id() and self.peek().kind == "id":
+            # (a typedef name too: `typedef bit<8> B8; enum B8 E { ... }`; `bool` and the like parse,
+            # as in p4c's grammar, and elab_types.declare_enum refuses them after the name checks)
+            base = self.type_ref()
         name = self.ident("an enum name")
         self.types.add(name.text)
         self.expect("{")
