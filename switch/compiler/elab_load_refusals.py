@@ -217,7 +217,7 @@ class LoadRefusalRules:
         propagation makes the index a constant (``m.i = 1; hs[m.i] = x`` loads): noted here, dropped
         when const_index's walk folds the index, refused by :meth:`flush_element_stores` (helper
         opens6).  A header initializer (``hs[i] = {..}``), a read (``x = hs[i]``, an ``in``
-        argument) and a sub-control's argument load."""
+        argument) and a sub-control's argument in place load (one p4c copies: :meth:`note_aliased_element_args`)."""
         if self.ctx is None or lv.get("op") != "stack_idx" or lv["i"].get("op") == "const" or self.fold(lv["i"]) is not None:
             return
         if self.ctx.get("kind") == "function":   # (each call notes it: note_call_element_stores)
