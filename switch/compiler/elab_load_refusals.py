@@ -242,14 +242,15 @@ class LoadRefusalRules:
                    for j, (o, _) in enumerate(outs)):
                 self.note_element_store(lv, loc)
             elif self.ctx is not None and not self.ctx.get("after_plain_exit"):
-                self.__dict__.setdefault("copied_element_args", []).append((apply, lv, loc))
+                self.__dict__.setdefault("copied_element_args", {})[id(lv)] = (lv, loc, apply, lv)   # (const_index)
 
     def refuse_copied_element_args(self, applies: list) -> None:
         """Refuse the arguments :meth:`note_aliased_element_args` kept for an instance applied more than once
-        (``applies``: those p4c keeps), alike or not: its inliner's temporaries (measured, helper mutz43)."""
+        (``applies``: those p4c keeps), alike or not: its inliner's temporaries (measured, helper mutz43) --
+        unless const_index's walk folds the index (``m.x = 1; c.apply(hdr.s[m.x]);`` loads)."""
         fns = [a["fn"] for a in applies]
         kept = {id(a) for a in applies if fns.count(a["fn"]) > 1}
-        for apply, lv, loc in self.__dict__.pop("copied_element_args", ()):
+        for lv, loc, apply, _ in self.__dict__.pop("copied_element_args", {}).values():
             if id(apply) in kept:
                 err = E(loc, f"{expr_text_ir(lv)}: a whole header element at a run-time index passed to a sub-control "
                              "applied more than once -- p4c's copy-back is an assign_header into a "

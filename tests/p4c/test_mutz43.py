@@ -75,6 +75,8 @@ LOADED = {
     "subcontrol_element_arguments_of_two_instances": _sc(
         "    C1() c; C1() d;", "        c.apply(hdr.hs[hdr.h.a & 1]);\n        d.apply(hdr.h);"),
 }
+LOADED["subcontrol_element_argument_at_a_propagated_constant_index_of_an_instance_whose_applies_differ"] = _sc(
+    "    C1() c;", "        m.x = 1; c.apply(hdr.hs[m.x]);\n        c.apply(hdr.h);")
 DIES: dict = {}
 
 globals().update(base.load_refusal_tests(REFUSED, LOADED, DIES))
