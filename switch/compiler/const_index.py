@@ -428,8 +428,9 @@ class ConstIndexRules(SubDivisionRules):
             self._forget_action(d["action"], env, seen)
 
     def _check_indexes(self, node, env: dict) -> None:
-        if env and (stores := self.__dict__.get("element_stores")):   # (elab_load_refusals.note_element_store)
-            for n in ir_dicts(node):
+        for key in ("element_stores", "copied_element_args"):   # (elab_load_refusals.note_element_store,
+            stores = self.__dict__.get(key) if env else None      # note_aliased_element_args)
+            for n in ir_dicts(node) if stores else ():
                 if id(n) in stores and stores[id(n)][3] is n and self.fold(_subst(stores[id(n)][0]["i"], env)) is not None:
                     del stores[id(n)]   # (p4c propagates a constant into the index: a plain assign_header)
         if env and self.__dict__.get("const_dry_depth"):

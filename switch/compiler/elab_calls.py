@@ -289,7 +289,7 @@ class CallRules:
         if len(call.args) != len(blk["params"]):
             raise E(call.loc, f"{blk['name']}.apply takes {len(blk['params'])} argument(s), "
                               f"got {len(call.args)}")
-        args = []
+        args, outs = [], []
         for arg, p in zip(call.args, blk["params"]):
             if p.get("bound_object"):   # an extern instance, bound when the instance was elaborated
                 ent = scope.lookup(arg.name) if arg.kind == "name" else None
@@ -301,12 +301,15 @@ class CallRules:
                 continue
             if p["dir"] in ("out", "inout"):
                 args.append(self.out_arg(arg, p, scope, py=p["py"]))
+                outs.append((args[-1]["e"], arg.loc))
             else:
                 self.check_algo_arg(p, arg, scope, "control")
                 # (a directionless parameter takes a compile-time constant: const_arg)
                 args.append({"dir": "in", "e": self.const_arg(self.coerce(self.expr(arg, scope), p["t"], arg.loc), p, arg),
                              "py": p["py"]})
-        return {"s": "apply_control", "fn": blk["fn"], "args": args}
+        apply = {"s": "apply_control", "fn": blk["fn"], "args": args}
+        self.note_aliased_element_args(outs, apply)   # (elab_load_refusals)
+        return apply
 
     def apply_subparser(self, blk: dict, call: Node, scope) -> dict:
         given = {a.name for a in call.args if a.kind == "named_arg"} or \

@@ -218,13 +218,46 @@ class LoadRefusalRules:
         propagation makes the index a constant (``m.i = 1; hs[m.i] = x`` loads): noted here, dropped
         when const_index's walk folds the index, refused by :meth:`flush_element_stores` (helper
         opens6).  A header initializer (``hs[i] = {..}``), a read (``x = hs[i]``, an ``in``
-        argument) and a sub-control's argument load."""
+        argument) and a sub-control's argument in place load (one p4c copies: :meth:`note_aliased_element_args`)."""
         if self.ctx is None or lv.get("op") != "stack_idx" or lv["i"].get("op") == "const" or self.fold(lv["i"]) is not None:
             return
         if self.ctx.get("kind") == "function":   # (each call notes it: note_call_element_stores)
             self.ctx.setdefault("element_stores", []).append((lv, loc))
         elif self.ctx.get("kind") in ("control", "parser"):   # (``anchor``: the IR const_index's walk finds)
             self.__dict__.setdefault("element_stores", {})[id(anchor or lv)] = (lv, loc, dict(self.ctx), anchor or lv)
+
+    def note_aliased_element_args(self, outs: list, apply: dict) -> None:
+        """The ``out``/``inout`` arguments of sub-control ``apply`` (``outs``: (IR, location)) that are
+        a whole header element at a run-time index: where it may alias another of them or its index
+        reads one (``c.apply(hdr.h, hdr.s[hdr.h.b[1:0]])``, ``c.apply(hdr.s[0], hdr.s[i])``) p4c's
+        SideEffectOrdering copies it through a temporary, whose copy-back is an assign_header into a
+        dereference_header_stack (:meth:`note_element_store`); the others go the same way where the
+        instance is applied more than once, its inliner's temporaries (:meth:`refuse_copied_element_args`).
+        Measured, helper mutz43: alone, or beside an ``in`` argument or an ``inout`` one its index
+        does not read, with one apply, it is passed in place and loads."""
+        for i, (lv, loc) in enumerate(outs):
+            if lv.get("op") != "stack_idx" or lv["t"][0] != "header" or self.fold(lv["i"]) is not None:
+                continue
+            reads = [ir_path(lv), *path_reads(lv["i"])]
+            if any(j != i and (q := ir_path(o)) is not None and any(overlap(q, r) for r in reads)
+                   for j, (o, _) in enumerate(outs)):
+                self.note_element_store(lv, loc)
+            elif self.ctx is not None and not self.ctx.get("after_plain_exit"):
+                self.__dict__.setdefault("copied_element_args", {})[id(lv)] = (lv, loc, apply, lv)   # (const_index)
+
+    def refuse_copied_element_args(self, applies: list) -> None:
+        """Refuse the arguments :meth:`note_aliased_element_args` kept for an instance applied more than once
+        (``applies``: those p4c keeps), alike or not: its inliner's temporaries (measured, helper mutz43) --
+        unless const_index's walk folds the index (``m.x = 1; c.apply(hdr.s[m.x]);`` loads)."""
+        fns = [a["fn"] for a in applies]
+        kept = {id(a) for a in applies if fns.count(a["fn"]) > 1}
+        for lv, loc, apply, _ in self.__dict__.pop("copied_element_args", {}).values():
+            if id(apply) in kept:
+                err = E(loc, f"{expr_text_ir(lv)}: a whole header element at a run-time index passed to a sub-control "
+                             "applied more than once -- p4c's copy-back is an assign_header into a "
+                             "dereference_header_stack: Invalid 'type' in expression: '' (simple_switch refuses p4c's JSON)")
+                err.after_type_checking = err.load_refusal = True
+                self.raise_deferred(err)
 
     def note_call_element_stores(self, f: dict, args: list, anchor: dict | None = None) -> None:
         """The element stores at a run-time index in the body of function ``f`` (a record; its

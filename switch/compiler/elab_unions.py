@@ -271,6 +271,7 @@ class UnionRules:
         mark_copied_applies(bodies)
         settle_copy_backs(bodies + actions)
         applies = [n for n in ir_dicts(bodies) if n.get("s") == "apply_control"]
+        self.refuse_copied_element_args(applies)   # (elab_load_refusals)
         key = self.settle_caller_views(applies)
         by_caller = self.by_caller_units(applies)   # (before settle_body_stores takes the sites)
         key = settle_body_stores(getattr(self, "subcontrols", []), getattr(self, "union_body_verdicts", {}), bodies, key)

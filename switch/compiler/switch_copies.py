@@ -149,10 +149,11 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
         if st.get("s") == "return":   # (an exit sets no flag: RemoveReturns leaves it)
             sw["returns"] = True
             break
-        if any(d.get("s") == "return" for d in ir_dicts(st)):
-            # (a return under an `if` the mid end does not fold: RemoveReturns puts the rest of the
-            # case under `if (!flag)`, whose join ends the copies of what it writes, and the flag
-            # after the switch is unknown -- fuzz_mutants seeds 2939, 2942, exit_stmt)
+        later_return = any(d.get("s") == "return" for d in ir_dicts(flat[i + 1:]))
+        if any(d.get("s") == "return" or later_return and d.get("s") == "exit" and d is not st for d in ir_dicts(st)):
+            # (a return -- or an exit before one, folded by the mid end or not: seed 4112 -- under an `if` the front
+            # end does not fold: RemoveReturns puts the rest of the case under `if (!flag)`, whose join ends the copies
+            # of what it writes, and the flag after the switch is unknown -- fuzz_mutants seeds 2939, 2942, exit_stmt)
             for p in [p for p in avail if any(may_write(x, p) for x in flat[i:])]:
                 del avail[p]
             for p in [p for p in wholes if any(may_write(x, p) for x in flat[i:])]:
@@ -570,11 +571,10 @@ def _dead_local_store(st: dict, decls, rest: tuple) -> bool:
 
 
 def _init_kills(st: dict, path: str, val: dict) -> bool:
-    """Whether assignment ``st`` is a header initializer (``hdr.h = {1, 2, meta.m16, 4};``) that
-    ends the copy ``path`` <- ``val`` before its own value is read: p4c writes it as
-    ``hdr.h.setValid();`` then one store per field, and the ``setValid()`` ends every copy of or
-    reading the header (measured by helper opens: ``meta.m16`` of a later single-case switch
-    reading ``hdr.h.c`` is read as it is there)."""
+    """Whether assignment ``st`` is a header initializer (``hdr.h = {1, 2, meta.m16, 4};``) that ends the copy
+    ``path`` <- ``val`` before its own value is read: p4c writes it as ``hdr.h.setValid();`` then one store
+    per field, and the ``setValid()`` ends every copy of or reading the header (measured by helper opens:
+    ``meta.m16`` of a later single-case switch reading ``hdr.h.c`` is read as it is there)."""
     lp = ir_path(st["l"])
     return st["r"].get("op") == "mk" and (st["l"].get("t") or [None])[0] == "header" and lp is not None and \
         any(overlap(p, lp) for p in [path, *path_reads(val)])
