@@ -8,7 +8,7 @@ folding still does).  Each raises :class:`P4CompileError` at p4c's position.
 from __future__ import annotations
 
 from .ast import Node
-from .checks import _callee, _walk
+from .checks_walk import _callee, _walk
 from .errors import P4CompileError
 
 __all__ = ["check_field_types", "check_pkginfo", "dead_division_by_zero"]

@@ -13,7 +13,7 @@ from .elab_common import custom_crc, E, INTLIT, is_bits, Scope, tstr, UNSUPPORTE
 from .elab_types import INT32_MAX, MAX_ARRAY
 from .extern_params import by_position, CONSTRUCTORS, PACKAGES
 from .errors import Loc, P4CompileError
-from .checks import check_generic_operands
+from .checks_generic import check_generic_operands
 from .checks_decls import check_pkginfo
 from .lexer import NON_TYPE_KEYWORDS, tokenize
 from .parser import Parser

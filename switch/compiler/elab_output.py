@@ -16,7 +16,7 @@ from .exit_blind_stores import drop_stores_before_exiting_applies
 from .ids import aliases, assign_ids, field_ids, PREFIX
 from .p4info import _applied_tables, _called_actions
 from .predication import predicate_actions
-from .switch_copies import specialize_subcontrols
+from .subcontrol_copies import specialize_subcontrols
 
 
 class OutputRules:

@@ -126,7 +126,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
         drop_self_reading_copies(out, self.inlined_for_copies)
         before, out = out, propagate_copies(out, left, self.inlined_for_copies)
         if root and self.ctx.get("kind") == "control" and not self.ctx.get("in_action"):
-            self.ctx["end_copies"] = left   # (a sub-control's copy-backs read them: switch_copies.copy_back_copies)
+            self.ctx["end_copies"] = left   # (a sub-control's copy-backs read them: subcontrol_copies.copy_back_copies)
         self.follow_rebuilt_divisions(before, out)   # (const_index: the divisions pending keep their IR)
         if root:   # (one forward walk, as p4c's: union_copies._propagate goes into the nested blocks)
             out = propagate_union_copies(out, self.actions, lambda e: bool(self.union_siblings(e)),

@@ -20,7 +20,7 @@ a use of either header as a whole (``isValid()``, which p4c 1.2.4.8 takes as a w
 value, table applies, externs: not followed); it goes through plain blocks, both branches of an
 ``if`` (on past it when neither ends the copy), a table apply -- and the cases of a ``switch`` on
 its action -- whose actions write neither and whose keys use neither (fuzz31) and a sub-control body p4c has inlined (``copies_in``: the
-body's reads get the copy, :func:`.switch_copies.specialize_subcontrols`; also where the body
+body's reads get the copy, :func:`.subcontrol_copies.specialize_subcontrols`; also where the body
 returns or exits: helper opens2).  Nothing here imports
 the elaborator.
 
@@ -231,7 +231,7 @@ def propagate_union_copies(stmts: list, actions: dict, is_union_member, expand=N
     module docstring); an assignment that becomes ``X = X`` is dropped, as p4c removes it.  A
     sub-control apply (``expand``: its body as p4c's inliner pastes it,
     ``elab_unions.inlined_for_copies``) gets the copy for its body's reads (``copies_in``, as a
-    whole-header copy: ``switch_copies.specialize_subcontrols``) and the walk goes on past it when
+    whole-header copy: ``subcontrol_copies.specialize_subcontrols``) and the walk goes on past it when
     the body writes neither (fuzz_headers seed 8205: ``hdr.u.x = hdr.h; hdr.u.w.setValid();
     s1.apply(hdr, meta);`` with ``mm.mh = hh.u.x;`` in the body copies the valid ``hdr.h``).
     Whole-union copies are carried member by member (``struct_fields``, :func:`_split_unions`); a

@@ -7,7 +7,7 @@ CAT = "front end (p4c-compatible)"
 
 CASES = []
 
-# fuzz25's open items (fuzz_exprs seed 8342's rule, switch_copies.specialize_subcontrols): p4c
+# fuzz25's open items (fuzz_exprs seed 8342's rule, subcontrol_copies.specialize_subcontrols): p4c
 # inlines a sub-control body at each of its applies before LocalCopyPropagation, so a
 # single-case switch's copies reach into each inlined body as they stand at that apply (here
 # `meta.m8` reads `hdr.h.b` whatever `hdr.h.a` is, until `hdr.h.b` or `meta.m8` is written);

@@ -5,7 +5,7 @@ fuzz_headers seed 10375: a sub-control whose applies pass different arguments (p
 them through temporaries) with a single-case switch at its body's end: ``switch (x.a) { 0x31: {
 st = x; } }`` -- p4c's LocalCopyPropagation takes the case as always run and carries ``st_0 = x_0``
 into the copy-back, so ``meta.mh = hdr.h2`` on every packet (a stack parameter element by element,
-a struct one by member; a scalar parameter too) (:func:`switch.compiler.switch_copies.copy_back_copies`).  Guards: one
+a struct one by member; a scalar parameter too) (:func:`switch.compiler.subcontrol_copies.copy_back_copies`).  Guards: one
 apply (arguments used in place), the same arguments twice, a field copy, a switch under an ``if``,
 a write after the switch, a case that returns and a write of the parameter after the switch (p4c's
 RemoveReturns puts it under ``if (!flag)``: its join ends the copy).

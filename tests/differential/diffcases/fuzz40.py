@@ -4,7 +4,7 @@ BMv2 1.15.5.
 fuzz39's open items, a sub-control applied with different arguments (p4c's inliner copies them
 through temporaries) whose body leaves a single-case switch's copy at its end (p4c's
 LocalCopyPropagation carries it into the copy-back as if the case always ran,
-:func:`switch.compiler.switch_copies.copy_back_copies`):
+:func:`switch.compiler.subcontrol_copies.copy_back_copies`):
 
 * a case that returns below the body's top level -- the switch inside a block, or a returning
   switch inside an ``if`` after the copying one: the copy is carried (RemoveReturns puts only what

@@ -1,0 +1,173 @@
+"""Copies a single-case switch leaves, carried into the sub-controls p4c inlines.
+
+p4c 1.2.4.8 inlines each sub-control body at its apply before LocalCopyPropagation runs, so the
+copies :func:`.switch_copies.propagate_copies` carries past a single-case switch reach into the
+body (:func:`specialize_subcontrols`: a body of its own per apply that sees different copies), and
+copies a body leaves at its end reach the inliner's copy-back of an ``out``/``inout`` parameter
+(:func:`copy_back_copies`).  Split from :mod:`.switch_copies` (which carries the copies inside
+one body) when it reached 800 lines.
+"""
+from __future__ import annotations
+
+import copy
+
+from .copy_paths import ir_path, may_write, overlap
+from .elab_common import ir_dicts, ir_replace
+from .stack_copies import element_of, struct_member
+from .switch_copies import _carry
+
+
+def specialize_subcontrols(subs: list, roots: list, expand=None, members_of=None) -> None:
+    """p4c inlines a sub-control body at each apply before its LocalCopyPropagation, so the copies
+    a single-case switch leaves (:func:`propagate_copies`) reach into it: ``switch (hdr.h.a) { 5:
+    { meta.m8 = hdr.h.b; } } sc.apply(hdr, meta);`` with ``hdr.h.c = (bit<16>)meta.m8`` in the
+    body writes ``hdr.h.b`` whatever ``hdr.h.a`` is (fuzz_exprs seed 8342; measured).  The applies
+    marked ``copies_in`` lose the mark and get a body of their own with the copies in it, as they
+    stand at that apply: an instance applied at one place only (of those ``roots`` and the ``subs``
+    bodies hold) has its body rewritten, one applied at several places gets a copy of its block
+    per marked apply (appended to ``subs``, the apply pointed at it; the others keep the block) --
+    p4c's copies differ per inlined body (helper fuzz26, measured).  A copy goes in when the body
+    sees its path through a struct argument it uses in place (``inout``, a variable); what its
+    value reads through such an argument is read in the body, anything else the body cannot
+    name -- a local of the caller, a field of a struct not passed -- is handed in as an extra
+    ``in`` argument read at the apply (nothing writes it in between: the copy would have ended).
+    Applies passing different arguments (p4c copies them through temporaries: ``copy_args``) are
+    left as they are.  ``expand`` (:func:`propagate_copies`) carries the copies on into the
+    sub-controls such a body applies, which are then specialized the same way (``members_of``: a
+    struct type's members, :func:`copy_back_copies`)."""
+    copy_back_copies(subs, roots, members_of)
+    while True:
+        applies: dict = {}
+        for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]]):
+            if n.get("s") == "apply_control":
+                applies.setdefault(n.get("fn"), []).append(n)
+        call = next((c for calls in applies.values() for c in calls if c.get("copies_in")), None)
+        if call is None:
+            return
+        copies = call.pop("copies_in")
+        fn = call.get("fn")
+        blk = next((b for b in subs if b.get("fn") == fn), None)
+        if blk is None or any(c.get("copy_args") for c in applies[fn]):
+            continue
+        copies = _translated(call, copies)
+        if not copies:
+            continue
+        if len(applies[fn]) > 1:
+            blk = copy.deepcopy(blk)
+            blk["fn"] = f"{fn}_at{sum(1 for b in subs if str(b.get('fn')).startswith(fn + '_at'))}"
+            subs.append(blk)
+            call["fn"] = blk["fn"]
+        # (applies in the body get `copies_in` in turn: p4c has inlined them there too)
+        blk["body"] = _carry(blk["body"], copies, expand,
+                             decls={d["n"] for d in ir_dicts(blk["body"]) if d.get("s") == "decl"})
+
+
+def copy_back_copies(subs: list, roots: list, members_of=None) -> None:
+    """A sub-control body that leaves copies at its end (``end_copies``, the elaborator's
+    :func:`propagate_copies` at the body's root: a single-case switch there) for an ``out``/``inout``
+    parameter as a whole, where its applies go through temporaries (``copy_args``): p4c's
+    LocalCopyPropagation carries the copy into the inliner's copy-back, ``meta.mh = st_0`` reads
+    ``hdr.h2`` as if the case always ran (fuzz_headers seed 10375: ``switch (x.a) { 0x31: { st = x;
+    } }``) -- the copy is stored at the body's end, for the runtime's copy-back to take (a return
+    before it ends the body, not the copy-back: RemoveReturns' flag guards only the rest of the
+    body).  Not for a body that may exit, nor for a parameter the body writes after the first
+    statement holding a switch whose case returns (the switch itself, or a block or ``if`` around
+    it: the rest -- with ``p4info_rest``, live_prefix -- is under ``if (!flag)`` for p4c, its writes
+    end the copy at that join; probed, helper fuzz40), nor for a header's field copies (its
+    copy-back stores the whole header; a stack's element by element, a struct's by member, nested
+    structs' members too: ``members_of``, the elaborator's ``struct_fields``)."""
+    fns = {n.get("fn") for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]])
+           if n.get("s") == "apply_control" and n.get("copy_args")}
+    for blk in subs:
+        end = blk.pop("end_copies", None)
+        if not end or blk.get("fn") not in fns or any(d.get("s") == "exit" for d in ir_dicts(blk["body"])):
+            continue
+        sts = blk["body"]
+        while len(sts) == 1 and sts[0].get("s") == "block":
+            sts = sts[0]["body"]
+        # (after the first statement holding a case that returns -- the switch, or a block or an
+        # `if` around it -- RemoveReturns puts the rest under `if (!flag)`: its writes end the copy)
+        ret = next((i for i, st in enumerate(sts) if any(c.get("s") == "switch_value" and any(
+            d.get("s") == "return" for d in ir_dicts(c["cases"])) for c in ir_dicts(st))), None)
+        rest = [] if ret is None else sts[ret + 1:] + [d["p4info_rest"] for d in ir_dicts(sts[ret]) if d.get("p4info_rest")]
+        stores = []
+        for p in blk.get("params") or ():
+            if p.get("dir") not in ("out", "inout") or any(may_write(x, p["py"]) for x in rest):
+                continue
+            var = {"op": "var", "n": p["py"], "t": p["t"]}
+            if p["py"] in end:
+                v = end[p["py"]]
+                stores.append({"s": "assign", "l": var, "r": v["v"] if v.get("op") == "whole" else v})
+            elif p["t"][0] == "struct":   # (CopyStructures splits a struct's copy-back by member, nested ones too)
+                stores += [{"s": "assign", "l": lv, "r": v["v"] if v.get("op") == "whole" else v}
+                           for k, v in end.items() if (lv := struct_member(var, k, members_of)) is not None]
+            elif p["t"][0] == "stack":   # (a stack's copy-back goes element by element: CopyStructures)
+                stores += [{"s": "assign", "l": element_of(var, i, w["t"], p["t"][2]), "r": w["v"]}
+                           for i in range(p["t"][2]) if (w := end.get(f"{p['py']}[{i}]")) and w.get("op") == "whole"]
+        sts.extend(stores)
+
+
+def _translated(call: dict, copies: dict) -> dict:
+    """``copies`` (caller paths -> values) as the body of sub-control apply ``call`` sees them:
+    paths through its in-place struct arguments renamed to its parameters; the value's other
+    reads become extra ``in`` arguments of ``call`` (``L.cpN``, added here for the copies kept)."""
+    ren = {a["e"]["n"]: a["py"] for a in call["args"]
+           if "py" in a and a["dir"] == "inout" and a["e"].get("op") == "var"
+           and (a["e"].get("t") or [None])[0] == "struct" and not a.get("siblings")}
+    written = [ir_path(a["e"]) for a in call["args"] if a["dir"] in ("out", "inout")]
+    out: dict = {}
+    snaps: list = []
+    taken = sum(1 for a in call["args"] if str(a.get("py", "")).startswith("L.cp"))
+    # (a header or stack argument p4c's inliner uses in place: a whole copy of it, or of an element,
+    # is one of the parameter's -- `st[2] = st[1];` in the body reads `l_0`, helper fuzz32)
+    hdrs = [(ir_path(a["e"]), a["py"]) for a in call["args"] if "py" in a and a["dir"] in ("in", "inout")
+            and (a["e"].get("t") or [None])[0] in ("header", "stack") and not a.get("siblings")
+            and ir_path(a["e"]) is not None and "[*]" not in ir_path(a["e"])]
+    for path, val in copies.items():
+        root = path.split(".")[0].split("[")[0]
+        to = ren[root] + path[len(root):] if root in ren else next(
+            (py + path[len(ap):] for ap, py in hdrs if val.get("op") == "whole" and
+             (path == ap or path.startswith(ap + "[") and path[len(ap):].count("[") == 1)), None)
+        if to is None:
+            continue
+        extra: list = []
+        val = _snapshot(val, ren, extra, taken + len(snaps))
+        # (a value reading what the apply passes out/inout, or at a run-time stack index: left out)
+        if val is None or any(w is None or overlap(w, ir_path(e) or "") for _, e in extra for w in written):
+            continue
+        snaps += extra
+        out[to] = _rename_vars(val, ren)
+    call["args"] = call["args"] + [{"dir": "in", "e": e, "py": py} for py, e in snaps]
+    return out
+
+
+def _snapshot(x, ren: dict, extra: list, base: int):
+    """``x`` with each path read outside the structs of ``ren`` replaced by a variable ``L.cpN``
+    (its expression appended to ``extra`` as ``(name, expression)``); None when such a read has
+    a run-time stack index or no type."""
+    if isinstance(x, list):
+        out = [_snapshot(v, ren, extra, base) for v in x]
+        return None if any(v is None for v, y in zip(out, x) if y is not None) else out
+    if not isinstance(x, dict):
+        return x
+    p = ir_path(x) if x.get("op") in ("var", "field", "stack_idx") else None
+    if p is not None:
+        if p.split(".")[0].split("[")[0] in ren:
+            return x
+        if "[*]" in p or not x.get("t"):
+            return None
+        name = f"L.cp{base + len(extra)}"
+        extra.append((name, x))
+        return {"op": "var", "n": name, "t": x["t"]}
+    out = {}
+    for k, v in x.items():
+        y = _snapshot(v, ren, extra, base)
+        if y is None and v is not None:
+            return None
+        out[k] = y
+    return out
+
+
+def _rename_vars(x, ren: dict):
+    """``x`` with each variable named in ``ren`` renamed."""
+    return ir_replace(x, lambda d: dict(d, n=ren[d["n"]]) if d.get("op") == "var" and d.get("n") in ren else None)
