@@ -25,16 +25,9 @@ refused at its declaration, as p4c names the ``t.setInvalid()`` (or ``t = init``
 from __future__ import annotations
 
 from .ast import Node
+from .checks_walk import _nodes   # (its dict case: only tables hold dicts, no body holds one)
 
 __all__ = ["dead_nodes", "empty_stmt", "written_header_locals"]
-
-
-def _nodes(v):
-    if isinstance(v, Node):
-        yield v
-    elif isinstance(v, (list, tuple)):
-        for x in v:
-            yield from _nodes(x)
 
 
 def _all(v):
