@@ -23,7 +23,9 @@ both cached by :func:`diff_harness.compile_p4c`):
   and clone sessions (1-3 and the constants the program uses) when it multicasts or clones.
 * skips -- a program that reads queue state (``enq_qdepth``, ``deq_qdepth``,
   ``deq_timedelta``) differs from run to run on BMv2 itself, and one that reads a timestamp
-  differs between any two switches: :func:`skip_reason` names it.
+  differs between any two switches: :func:`skip_reason` names it.  One that calls ``random()``
+  over a range (:func:`draws_random`) runs, but each switch draws from its own generator, so
+  :func:`fuzz_samples.judge` calls its differences RANDOM, not ours.
 """
 from __future__ import annotations
 
@@ -78,6 +80,13 @@ def skip_reason(bmv2_json: dict) -> str | None:
     # clocks never agree on it
     used = [f for f in CLOCK if f'"standard_metadata", "{f}"' in text]
     return f"reads the clock ({', '.join(used)})" if used else None
+
+
+def draws_random(bmv2_json: dict) -> bool:
+    """Whether an action calls ``random(x, lo, hi)`` with ``lo != hi`` (BMv2's
+    ``modify_field_rng_uniform``; ``random(x, 7, 7)`` is a constant)."""
+    return any(p.get("op") == "modify_field_rng_uniform" and p["parameters"][1] != p["parameters"][2]
+               for a in bmv2_json.get("actions", []) for p in a.get("primitives", []))
 
 
 # ------------------------------------------------------------------------------- the parser
@@ -494,6 +503,7 @@ class Program:
     json: dict | None = None
     stf: list = field(default_factory=list)          # STF frames [(port, bytes)]
     skip: str = ""
+    random: bool = False                             # draws_random: differences are RANDOM
 
 
 def load(path: Path) -> Program:
@@ -505,6 +515,7 @@ def load(path: Path) -> Program:
         return prog
     prog.p4info, prog.json = ref.p4info, json.loads(ref.device_config)
     prog.skip = skip_reason(prog.json) or ""
+    prog.random = draws_random(prog.json)
     stf = path.with_suffix(".stf")
     if stf.is_file():
         from stf import StfError, parse_stf

@@ -11,7 +11,7 @@ import pytest
 
 from diff_targets import bmv2_available
 from fuzz_samples import judge
-from fuzz_samples_gen import generate, load
+from fuzz_samples_gen import draws_random, generate, load
 
 TESTS = Path(__file__).resolve().parents[1]
 # programs with parsers of several levels, stacks, lookahead, many tables, clones/multicast,
@@ -34,6 +34,21 @@ def test_generator_is_deterministic_and_walks_the_parser():
     assert generate(prog, 4).frames != a.frames
     # the frames follow the parser's select cases: several distinct EtherTypes/lengths appear
     assert len({f[12:14] for _, f in a.frames + generate(prog, 5).frames if len(f) >= 14}) >= 2
+
+
+def test_a_program_drawing_random_numbers_differs_as_random(targets):
+    """random() over a range: each switch draws from its own generator (random.p4 seeds 114-117
+    differed, FRAMES and JSONPATH); such differences are RANDOM, not ours.  random() of one value
+    is a constant."""
+    def prim(lo, hi):
+        hexs = lambda v: {"type": "hexstr", "value": hex(v)}  # noqa: E731
+        return {"actions": [{"primitives": [{"op": "modify_field_rng_uniform", "parameters": [
+            {"type": "field", "value": ["r", "r8"]}, hexs(lo), hexs(hi)]}]}]}
+    assert draws_random(prim(10, 20)) and not draws_random(prim(7, 7))
+    prog = load(TESTS / "conformance/programs/random.p4")
+    assert prog.random and not prog.skip
+    o = judge(targets, generate(prog, 114), 114, random=prog.random)
+    assert not o.ours and {k for k, _ in o.findings} <= {"RANDOM"}, o.findings
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: f"{p.parent.name}/{p.stem}")
