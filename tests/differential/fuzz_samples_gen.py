@@ -446,8 +446,11 @@ class EntryMaker:
         r = self.rng
         if t.implementation_id or any(f.match_type not in (EXACT, LPM, TERNARY, RANGE, OPTIONAL) or f.bitwidth == 0 for f in t.match_fields):
             return [], []
-        in_table = [a.id for a in t.action_refs if a.scope != pb.ActionRef.DEFAULT_ONLY]
-        as_default = [a.id for a in t.action_refs if a.scope != pb.ActionRef.TABLE_ONLY]
+        # a @hidden action a table lists is in its action_refs but not in P4Info's actions
+        # (diffcase fe_hidden_actions): a controller cannot name it
+        refs = [a for a in t.action_refs if a.id in self.actions]
+        in_table = [a.id for a in refs if a.scope != pb.ActionRef.DEFAULT_ONLY]
+        as_default = [a.id for a in refs if a.scope != pb.ActionRef.TABLE_ONLY]
         prio = any(f.match_type in (TERNARY, RANGE, OPTIONAL) for f in t.match_fields)
         entries, seen = [], set()
         if not t.is_const_table and t.match_fields and t.preamble.name not in self.full:

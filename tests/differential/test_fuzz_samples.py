@@ -51,6 +51,20 @@ def test_a_program_drawing_random_numbers_differs_as_random(targets):
     assert not o.ours and {k for k, _ in o.findings} <= {"RANDOM"}, o.findings
 
 
+def test_a_hidden_action_of_a_table_is_not_written(tmp_path):
+    """A @hidden action a table lists is in its action_refs, not in P4Info's actions (diffcase
+    fe_hidden_actions; the generator died on a KeyError at seed 114)."""
+    from diffcases.base import program
+    src = program("        t.apply();\n", ingress_decls="""
+    @hidden action ht(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { ht; NoAction; } }""")
+    (tmp_path / "hidden.p4").write_text(src)
+    prog = load(tmp_path / "hidden.p4")
+    for seed in range(114, 120):
+        case = generate(prog, seed)
+        assert {e.action for e in case.entries + case.defaults} <= {"NoAction"}
+
+
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_real_program_random_writes_and_frames(targets, path):
     prog = load(path)
