@@ -1,0 +1,42 @@
+"""Found by helper p4rt38 (issue #15), decided by real p4c 1.2.4.8 / BMv2 1.15.5.
+
+fuzz_samples (diffcase program fe_masked_keys, seed 114): a key p4c writes as ``field & constant``
+(the JSON key's ``mask``) -- BMv2 ANDs every entry's value with the mask when it adds the entry
+(``MatchKeyBuilder::apply_big_mask``), so an entry ``0xee`` of ``hdr.h.a & 0xf0`` matches every
+``h.a`` of ``0xe_``; checkmate-switch compared the value as sent and never matched
+(:func:`switch.runtime.tables.key_mask`).  Exact, ternary (the entry's own mask kept) and lpm keys;
+the entries' values have bits outside the masks.  Guard: a metadata key ``meta.m8 & 0x0f`` after
+``meta.m8 = hdr.h.c[7:0]`` -- p4c's copy propagation makes it ``hdr.h.c[7:0] & 0xf``, computed into a
+temporary with no mask, so BMv2 compares the entry as sent (``0x35``: never a hit).  The P4Runtime side (duplicates under
+the mask, reads) is in tests/differential/test_p4rt_p4rt38.py.
+"""
+from .base import H, Entry, case, program
+
+CAT = "tables (control plane)"
+
+_SET = "    action set_b(bit<8> v) { hdr.h.b = v; }\n    action set_c(bit<16> v) { hdr.h.c = v; }\n"
+_FR = [(1, H(a, b, c, d)) for a, b, c, d in (
+    (0xe5, 0x06, 0x0135, 0x12345600), (0xee, 0x02, 0x0005, 0x1234ff00), (0xd5, 0x03, 0x00f5, 0x12340000),
+    (0x31, 0x06, 0x0105, 0x12ff5678), (0x30, 0x01, 0x0035, 0x22345678))]
+
+CASES = [
+    case("p4rt38_masked_exact_and_ternary_keys_mask_the_entries", CAT, program("        t.apply();\n", ingress_decls=_SET + """
+    table t {
+        key = { hdr.h.a & 0xf0: exact; 0b11 & hdr.h.b: ternary; }
+        actions = { set_c; NoAction; }
+    }"""), frames=_FR, entries=[
+        Entry("I.t", {"hdr.h.a & 0xf0": 0xee, "0b11 & hdr.h.b": (0x2a, 0xff)}, "I.set_c", {"v": 0x7777}, 4),
+        Entry("I.t", {"hdr.h.a & 0xf0": 0x3f}, "I.set_c", {"v": 0x3333}, 2)]),
+    case("p4rt38_masked_lpm_key_masks_the_entries", CAT, program("        t.apply();\n", ingress_decls=_SET + """
+    table t {
+        key = { hdr.h.d & 0xff00ffff: lpm; }
+        actions = { set_b; NoAction; }
+    }"""), frames=_FR, entries=[Entry("I.t", {"hdr.h.d & 0xff00ffff": (0x12345600, 24)}, "I.set_b", {"v": 0x24}),
+                                Entry("I.t", {"hdr.h.d & 0xff00ffff": (0x22340000, 16)}, "I.set_b", {"v": 0x16})]),
+    case("p4rt38_masked_metadata_key_masks_the_entries", CAT, program(
+        "        meta.m8 = hdr.h.c[7:0];\n        t.apply();\n", ingress_decls=_SET + """
+    table t {
+        key = { meta.m8 & 0x0f: exact; }
+        actions = { set_b; NoAction; }
+    }"""), frames=_FR, entries=[Entry("I.t", {"meta.m8 & 0xf": 0x35}, "I.set_b", {"v": 0x55})]),
+]
