@@ -389,6 +389,9 @@ class EntryMaker:
         self.keys = _table_keys(j)
         # a table with initial entries is full on BMv2 (p4c sizes it to them): no INSERTs
         self.full = {t["name"] for pipe in j.get("pipelines", []) for t in pipe.get("tables", []) if t.get("entries")}
+        # a P4Info table p4c's mid end removed from the JSON (applied only in a folded branch): BMv2
+        # refuses every INSERT (UNKNOWN, which ends the case), checkmate-switch too (p4rt_server.writes)
+        self.in_json = {t["name"] for pipe in j.get("pipelines", []) for t in pipe.get("tables", [])}
         self.by_width: dict = {}
         for (h, f), vals in pool.items():
             for v in vals:
@@ -444,7 +447,7 @@ class EntryMaker:
         """(entries, default changes) for one table; none for what the control plane cannot write."""
         from p4.config.v1 import p4info_pb2 as pb
         r = self.rng
-        if t.implementation_id or any(f.match_type not in (EXACT, LPM, TERNARY, RANGE, OPTIONAL) or f.bitwidth == 0 for f in t.match_fields):
+        if t.preamble.name not in self.in_json or t.implementation_id or any(f.match_type not in (EXACT, LPM, TERNARY, RANGE, OPTIONAL) or f.bitwidth == 0 for f in t.match_fields):
             return [], []
         # a @hidden action a table lists is in its action_refs but not in P4Info's actions
         # (diffcase fe_hidden_actions): a controller cannot name it

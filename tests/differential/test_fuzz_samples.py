@@ -65,6 +65,20 @@ def test_a_hidden_action_of_a_table_is_not_written(tmp_path):
         assert {e.action for e in case.entries + case.defaults} <= {"NoAction"}
 
 
+def test_no_entry_for_a_table_p4c_left_out_of_its_json(tmp_path):
+    """A P4Info table p4c's mid end removed from the JSON (applied only in a folded branch): BMv2
+    refuses every INSERT, which ended the case as BMV2-DIED (diffcase fuzzm_table_only_in_folded_branch,
+    seeds 114-115); no entries are written to it."""
+    from diffcases import all_cases
+    src = next(c.source for c in all_cases() if c.name == "fuzzm_table_only_in_folded_branch")
+    (tmp_path / "folded.p4").write_text(src)
+    prog = load(tmp_path / "folded.p4")
+    in_json = {t["name"] for pipe in prog.json["pipelines"] for t in pipe["tables"]}
+    assert {t.preamble.name for t in prog.p4info.tables} - in_json
+    for seed in range(114, 122):
+        assert {e.table for e in generate(prog, seed).entries} <= in_json
+
+
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_real_program_random_writes_and_frames(targets, path):
     prog = load(path)
