@@ -7,8 +7,15 @@ fuzz_samples (diffcase program fe_masked_keys, seed 114): a key p4c writes as ``
 (:func:`switch.runtime.tables.key_mask`).  Exact, ternary (the entry's own mask kept) and lpm keys;
 the entries' values have bits outside the masks.  Guard: a metadata key ``meta.m8 & 0x0f`` after
 ``meta.m8 = hdr.h.c[7:0]`` -- p4c's copy propagation makes it ``hdr.h.c[7:0] & 0xf``, computed into a
-temporary with no mask, so BMv2 compares the entry as sent (``0x35``: never a hit).  The P4Runtime side (duplicates under
-the mask, reads) is in tests/differential/test_p4rt_p4rt38.py.
+temporary with no mask, so BMv2 compares the entry as sent (``0x35``: never a hit).  The P4Runtime
+side (duplicates under the mask, reads) is in tests/differential/test_p4rt_p4rt38.py.
+
+fuzz_samples (diffcase program mutz39_action_local_stores_dropped_past_a_single_case_switch_whose_case_
+returns_conditional_expression, seed 114): a table applied after ``if (..) { return; } switch (..) { 5:
+{ return; } }`` -- the single-case switch behind a statement that may return does not drop what
+follows it (the join of RemoveReturns' ``if (!flag)`` loses the mid end's flag), and p4c's JSON has
+the table; checkmate-p4c marked it removed by the mid end, so checkmate-switch refused the control
+plane's default action for it (``table_successors.midend_kept_tables``).
 """
 from .base import H, Entry, case, program
 
@@ -39,4 +46,8 @@ CASES = [
         key = { meta.m8 & 0x0f: exact; }
         actions = { set_b; NoAction; }
     }"""), frames=_FR, entries=[Entry("I.t", {"meta.m8 & 0xf": 0x35}, "I.set_b", {"v": 0x55})]),
+    case("p4rt38_table_after_a_returning_single_case_switch_behind_a_return_is_kept", CAT, program(
+        "        if (hdr.h.a == 3) { return; }\n        switch (hdr.h.b) { 5: { return; } }\n        t2.apply();\n",
+        ingress_decls=_SET + "    table t2 { actions = { set_b; NoAction; } default_action = NoAction(); }"),
+        frames=_FR + [(1, H(3, 1, 2, 3)), (1, H(4, 5, 2, 3))], defaults=[Entry("I.t2", {}, "I.set_b", {"v": 0x44}, is_default=True)]),
 ]
