@@ -11,7 +11,7 @@ that reaches an entry whose key the mask changed -- a wildcard read of its table
 a keyed read whose key finds it under the mask -- fails INTERNAL (PI cannot map the key BMv2 gives
 back); a keyed read finds an entry sent unchanged by any key equal under the mask.  Both switches
 must answer alike (status codes, per-update codes, read
-entities as text, frames)."""
+entities as text, frames).  Also: a plain enum's action parameter (no P4Info width) takes only zero."""
 from __future__ import annotations
 
 import pytest
@@ -99,5 +99,26 @@ def test_reads_of_a_masked_table(targets):
                 w(u(U.DELETE, table_entry=_e(info, 0x30, 0x06, prio=3))),
                 w(u(U.INSERT, table_entry=_e(info, 0x30, 0x06, 0xfe, prio=3))), k(0x30, 0x02, 3), k(0x30, 0x06, 3),
                 k(0x30, 0x02, 3, 0xfe), _rd(info)]
+    out = run(targets, 0, ops, source=src)
+    assert not out, "\n".join(out)
+
+
+def test_a_plain_enum_action_parameter_takes_only_zero(targets):
+    """A plain enum's action parameter has no P4Info width (``type_name`` only): PI refuses a value
+    that is not zero ("Bytestring provided does not fit within 0 bits", INVALID_ARGUMENT) and takes
+    zero in any length; checkmate-switch took any value.  (A Read of such an entry kills BMv2 --
+    ``dump_action_data``: ``nbytes >= s.size()`` -- so none is read here.)"""
+    from diffcases.p4rt38 import CASES
+    src = next(c for c in CASES if c.name == "p4rt38_plain_enum_action_parameter_entries").source
+
+    def ops(info):
+        t = info.tables[0]
+        out = []
+        for a, v in ((1, b"\x02"), (2, b"\x00"), (3, b"\x00\x00\x00\x01"), (4, b""), (5, b"\x00\x00"), (6, b"\x01")):
+            e = pb.TableEntry(table_id=t.preamble.id)
+            e.match.add(field_id=1).exact.value = bytes([a])
+            e.action.action.CopyFrom(action(info, "a1", v, b"\x05"))
+            out.append(w(u(U.INSERT, table_entry=e)))
+        return out
     out = run(targets, 0, ops, source=src)
     assert not out, "\n".join(out)

@@ -16,6 +16,12 @@ returns_conditional_expression, seed 114): a table applied after ``if (..) { ret
 follows it (the join of RemoveReturns' ``if (!flag)`` loses the mid end's flag), and p4c's JSON has
 the table; checkmate-p4c marked it removed by the mid end, so checkmate-switch refused the control
 plane's default action for it (``table_successors.midend_kept_tables``).
+
+fuzz_samples (diffcase program open6_plain_enum_action_parameter, seed 115): a table's action with a
+plain-enum parameter (P4Info: ``type_name`` only, no width; p4c's JSON: 32 bits) that the program also
+calls directly with constant arguments (p4c's JSON: a second ``I.a1`` without parameters) -- on p4c's
+JSON checkmate-switch took the table's body for the direct call's copy and refused the control
+plane's entries (``bmv2json.program.action``).
 """
 from .base import H, Entry, case, program
 
@@ -50,4 +56,10 @@ CASES = [
         "        if (hdr.h.a == 3) { return; }\n        switch (hdr.h.b) { 5: { return; } }\n        t2.apply();\n",
         ingress_decls=_SET + "    table t2 { actions = { set_b; NoAction; } default_action = NoAction(); }"),
         frames=_FR + [(1, H(3, 1, 2, 3)), (1, H(4, 5, 2, 3))], defaults=[Entry("I.t2", {}, "I.set_b", {"v": 0x44}, is_default=True)]),
+    case("p4rt38_plain_enum_action_parameter_entries", CAT, program(
+        "        t.apply();\n        a1(En.A, 8w0x40);\n", top="enum En { A, B, C }\n",
+        ingress_decls="    action a1(En v, bit<8> w) { if (v == En.C) { hdr.h.b = w; } else if (v == En.A) { hdr.h.c = 16w0x77 + (bit<16>)w; } }\n"
+                      "    table t { key = { hdr.h.a: exact; } actions = { a1; NoAction; } default_action = a1(En.C, 8w0x21); }\n"),
+        frames=_FR, json_path=True, entries=[Entry("I.t", {"hdr.h.a": 0xe5}, "I.a1", {"v": 0, "w": 0x5a}),
+                                             Entry("I.t", {"hdr.h.a": 0x31}, "I.a1", {"v": 0, "w": 3})]),
 ]
