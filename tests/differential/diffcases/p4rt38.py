@@ -22,7 +22,16 @@ plain-enum parameter (P4Info: ``type_name`` only, no width; p4c's JSON: 32 bits)
 calls directly with constant arguments (p4c's JSON: a second ``I.a1`` without parameters) -- on p4c's
 JSON checkmate-switch took the table's body for the direct call's copy and refused the control
 plane's entries (``bmv2json.program.action``).
+
+fuzz_samples (diffcase program opens2_dead_action_store_listed_by_a_second_table, seed 114, with an
+entry running t3's other action): p4c gives each table its own copy of an action (LocalizeAllActions)
+and drops the dead stores of one table's copy only -- ``wc``'s ``hdr.h.c = 44`` in ``t``, whose apply
+``hdr.h.c = ..`` follows, while ``t3`` keeps it -- so a single-case switch's copy reading ``hdr.h.c``
+goes on past ``t.apply()``; checkmate-p4c kept the store wherever another table listed the action
+(``elab_unions.inlined_for_copies``: the table reference runs a variant without it,
+``dead_reads.dead_action_store_paths``).
 """
+from .opens2 import _RD, _SW, _TD
 from .base import H, Entry, case, program
 
 CAT = "tables (control plane)"
@@ -62,4 +71,8 @@ CASES = [
                       "    table t { key = { hdr.h.a: exact; } actions = { a1; NoAction; } default_action = a1(En.C, 8w0x21); }\n"),
         frames=_FR, json_path=True, entries=[Entry("I.t", {"hdr.h.a": 0xe5}, "I.a1", {"v": 0, "w": 0x5a}),
                                              Entry("I.t", {"hdr.h.a": 0x31}, "I.a1", {"v": 0, "w": 3})]),
+    case("p4rt38_dead_action_store_dropped_from_one_tables_copy", "front end (p4c-compatible)", program(
+        _SW + "        t.apply(); " + _RD + "hdr.h.c = meta.m16; t3.apply(); hdr.h.b = (bit<8>)hdr.h.c;\n", ingress_decls=_TD),
+        entries=[Entry("I.t3", {"hdr.h.b": 0x48}, "I.n", {})],
+        frames=[(1, H(a, b, 0xa2e5, 9)) for a in (1, 7) for b in (0x48, 0x47)]),
 ]
