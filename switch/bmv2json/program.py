@@ -194,10 +194,14 @@ class Translator:
             refs.append({"op": "var", "n": py, "t": ["bit", w]})
         spec = {"name": a["name"], "id": aid, "alias": alias, "params": params, "all_params": all_params,
                 "body": None, "annos": [], "control": "ingress"}
-        if info is not None and [(p.name, p.bitwidth) for p in info.params] != [(p["name"], p["width"]) for p in params]:
+        if info is not None and not (len(info.params) == len(params) and all(
+                p.name == q["name"] and p.bitwidth in (0, q["width"]) for p, q in zip(info.params, params))):
             # a copy p4c made for a direct call with constant arguments (`forward(1);` in an apply:
             # its table tbl_forward runs a copy without those parameters): not the action the
-            # control plane writes (runtime.Pipeline takes the P4Info's; helper corpus16)
+            # control plane writes (runtime.Pipeline takes the P4Info's; helper corpus16).  A P4Info
+            # parameter of no width (a plain enum's, `type_name` only: 32 bits in the JSON) matches
+            # any (diffcase open6_plain_enum_action_parameter under fuzz_samples seed 115: the
+            # table's body was taken for a copy and the control plane's entries were refused)
             spec["cp"] = False
         if any(x["id"] == aid for x in self.actions.values()):
             # p4c writes one JSON action per table for an action with bound (directional)

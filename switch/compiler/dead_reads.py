@@ -290,9 +290,10 @@ def specialize_copy_out_bodies(ir: dict) -> None:
         for ref in t["actions"]:
             a = by_impl.get(ref.get("impl", ref["id"]))
             bound = ref.get("bound") or []
+            dead = ref.pop("dead_paths", ())   # (this table's copy of an action others run too)
             if a is not None:
                 uses.setdefault(id(a), []).append(
-                    (ref, [(b["e"], p) for b, p in zip(bound, a["all_params"]) if b["dir"] in ("out", "inout")], ()))
+                    (ref, [(b["e"], p) for b, p in zip(bound, a["all_params"]) if b["dir"] in ("out", "inout")], dead))
     for st in calls:
         a = by_name.get(st["action"])
         if a is not None:
@@ -541,12 +542,26 @@ def drop_dead_action_stores(body: list, rest: tuple, expand=None) -> list:
     ends no single-case switch's copy reading ``hdr.h.c``).  Only the body's straight-line
     statements are looked at."""
     flat = list(flat_blocks(body))
-    out = []
+    dead = _dead_stores(flat, rest, expand)
+    out = [st for i, st in enumerate(flat) if i not in dead]
+    return out if len(out) < len(flat) else body
+
+
+def dead_action_store_paths(body: list, rest: tuple, expand=None) -> list[str]:
+    """The paths of the stores :func:`drop_dead_action_stores` drops, for a table's use of an action
+    other uses also run: p4c gives each table its own copy of the action (LocalizeAllActions) and
+    drops them from this one only (the table reference's variant, :func:`specialize_copy_out_bodies`)."""
+    flat = list(flat_blocks(body))
+    return sorted({_path(flat[i]["l"]) for i in _dead_stores(flat, rest, expand)})
+
+
+def _dead_stores(flat: list, rest: tuple, expand) -> set:
+    """Indices of the straight-line stores of ``flat`` the rest of it, or else ``rest``, overwrites."""
+    dead = set()
     for i, st in enumerate(flat):
         if st.get("s") == "assign" and _field_store(st["l"]) and not has_method_call(st["r"]):
             lp, span = _path(st["l"]), bit_span(st["l"])
             if lp is not None and "[*]" not in lp:
                 if _fate_all((flat[i + 1:],) + tuple(rest), lp, expand, span):
-                    continue
-        out.append(st)
-    return out if len(out) < len(flat) else body
+                    dead.add(i)
+    return dead

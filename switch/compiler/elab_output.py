@@ -316,6 +316,7 @@ class OutputRules:
                 "actions": [{"id": tid_of(a["name"]), "name": tw.get(a["name"], a["name"]), "scope": a["scope"],
                              "annos": _annos_json(a["annos"]), "bound": a.get("bound", []),
                              **({"impl": aid[a["name"]]} if a["name"] in tw else {}),
+                             **({"dead_paths": a["dead_paths"]} if a.get("dead_paths") else {}),
                              **({"cp_mismatch": True} if ncp(a["name"]) != len(npar[tid_of(a["name"])]) else {})}
                             for a in t["actions"]],
                 "default": {"action": tid_of(t["default"]["action"]), "params": t["default"]["params"],

@@ -21,7 +21,7 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator`.
 from __future__ import annotations
 
 from .copy_paths import may_write
-from .dead_reads import drop_dead_action_stores
+from .dead_reads import dead_action_store_paths, drop_dead_action_stores
 from .elab_common import E, ir_dicts
 from .header_init import body_stores_dead, mentions
 from .subcontrol_args import mark_copied_applies
@@ -94,10 +94,23 @@ class UnionRules:
                 return None
             keys = {"s": "if", "c": {"op": "list", "items": [k.get("expr") for k in tab.get("keys") or ()]},
                     "then": [], "else": None}
-            for ta, a in acts if rest is not None else ():
-                if self._sole_use(tab, ta):   # (p4c's JSON has the body without them: so does ours)
+            bodies = []
+            for ta, a in acts:
+                if rest is not None and self._sole_use(tab, ta):   # (p4c's JSON has the body without them: so does ours)
                     a["body"] = drop_dead_action_stores(a["body"], rest, self.inlined_for_copies)
-            return [keys] + one_of([list(a["body"]) for _, a in acts])
+                elif rest is not None and self._applied_once(tab):
+                    # p4c gives each table its own copy of an action (LocalizeAllActions) and drops the
+                    # dead stores of this table's copy only: the table reference runs a variant without
+                    # them (dead_reads.specialize_copy_out_bodies) where another table lists the action
+                    # or the control calls it (opens2's guard listed_by_a_second_table with an entry
+                    # for t3's other action: fuzz_samples seed 114, helper p4rt38)
+                    dead = dead_action_store_paths(a["body"], rest, self.inlined_for_copies)
+                    if dead:
+                        ta["dead_paths"] = dead
+                        bodies.append(drop_dead_action_stores(a["body"], rest, self.inlined_for_copies))
+                        continue
+                bodies.append(list(a["body"]))
+            return [keys] + one_of(bodies)
         blk = self.subcontrol_of(call)
         if blk is None:
             return None
@@ -105,19 +118,30 @@ class UnionRules:
                  if "py" in a and a["dir"] == "inout" and (a["e"].get("t") or [None])[0] == "struct"}
         return in_place(list(blk.get("locals") or []) + list(blk["body"]), subst)
 
+    def _uses(self) -> list | None:
+        """What the names of the control's apply block and actions resolve to (an action_run case's
+        label names no use); None without a view (a sub-control; once every block is elaborated)."""
+        from .elab_ctor import _ast_nodes
+        ctx = getattr(self, "ctx", None) or {}
+        node, scope = ctx.get("node"), ctx.get("scope")
+        if node is None or scope is None or ctx.get("sub"):
+            return None
+        nodes = list(_ast_nodes([node.body] + [d for d in node.locals if d.kind == "action"]))
+        labels = {id(n.label) for n in nodes if n.kind == "swcase"}
+        return [scope.lookup(n.name) for n in nodes if n.kind == "name" and id(n) not in labels]
+
+    def _applied_once(self, tab: dict) -> bool:
+        """Whether table ``tab`` is named once in the control's apply block."""
+        uses = self._uses()
+        return uses is not None and uses.count(("table", tab["name"])) == 1
+
     def _sole_use(self, tab: dict, ref: dict) -> bool:
         """Whether table ``tab``, named once in the control's apply block, is the only use of its
         listed action ``ref`` (no other table named there lists it -- p4c's front end has removed
         the unapplied ones; neither that block nor an action calls it)."""
-        from .elab_ctor import _ast_nodes
-        ctx = getattr(self, "ctx", None) or {}   # (none once every block is elaborated: no view)
-        node, scope = ctx.get("node"), ctx.get("scope")
-        if node is None or scope is None or ctx.get("sub"):
+        uses = self._uses()
+        if uses is None:
             return False
-        nodes = list(_ast_nodes([node.body] + [d for d in node.locals if d.kind == "action"]))
-        labels = {id(n.label) for n in nodes if n.kind == "swcase"}   # (an action_run case names no use)
-        names = [n.name for n in nodes if n.kind == "name" and id(n) not in labels]
-        uses = [scope.lookup(n) for n in names]
         others = [t for q, t in self.tables.items() if t is not tab and ("table", q) in uses]
         return uses.count(("table", tab["name"])) == 1 and ("action", ref["name"]) not in uses and \
             not any(ref["name"] == a.get("name") for t in others for a in t["actions"])

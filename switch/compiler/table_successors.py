@@ -3,7 +3,7 @@
 (:func:`check_single_apply`); both moved out of elab_tables."""
 from __future__ import annotations
 
-from .elab_common import always_returns, E, has_enum_cast_cmp, ir_dicts
+from .elab_common import always_returns, E, has_enum_cast_cmp, ir_dicts, may_return
 from .errors import Loc
 
 
@@ -26,18 +26,20 @@ def _serenum_cmp(c) -> bool:
                and (d["a"].get("t") or [None])[0] == "serenum" for d in ir_dicts(c))
 
 
-def mid_returns(st: dict, fold) -> bool:
+def mid_returns(st: dict, fold, marks: bool = True) -> bool:
     """Statement ``st`` always returns once p4c's midend has folded the enum-cast ``if``s
-    (:func:`enum_folded`): what follows it is gone before the BMv2 back end."""
+    (:func:`enum_folded`): what follows it is gone before the BMv2 back end.  ``marks``: a
+    single-case switch marked ``returns`` counts (not behind an earlier statement that may return:
+    the join of RemoveReturns' ``if (!flag)`` loses the mid end's flag, elab_common.live_prefix)."""
     v = enum_folded(st, fold)
     if v is not None:
-        return any(mid_returns(x, fold) for x in (st["then"] if v else st["else"]) or [])
+        return any(mid_returns(x, fold, marks) for x in (st["then"] if v else st["else"]) or [])
     if st.get("s") == "block":
-        return any(mid_returns(x, fold) for x in st["body"])
+        return any(mid_returns(x, fold, marks) for x in st["body"])
     if st.get("s") == "if":
-        return any(mid_returns(x, fold) for x in st["then"] or []) and \
-            any(mid_returns(x, fold) for x in st["else"] or [])
-    return always_returns(st)
+        return any(mid_returns(x, fold, marks) for x in st["then"] or []) and \
+            any(mid_returns(x, fold, marks) for x in st["else"] or [])
+    return always_returns(st, front=not marks)
 
 
 def check_table_successors(body: list, subcontrols: list, table_locs: dict, source, exit_locs=None,
@@ -266,7 +268,11 @@ def midend_kept_tables(bodies: list, subcontrols: list, fold, folded: dict, keys
                 names(v, into)
 
     def walk(stmts, alive: bool, depth: int) -> None:
-        cut = next((i for i, st in enumerate(stmts) if mid_returns(st, fold)), None) if alive else None
+        # (a single-case switch marked ``returns`` behind a statement that may return keeps what
+        # follows it: fuzz_samples on diffcase mutz39_..._conditional_expression, seed 114 -- p4c's
+        # JSON has the table applied after `if (..) { return; } switch (..) { 5: { return; } }`)
+        cut = next((i for i, st in enumerate(stmts)
+                    if mid_returns(st, fold, marks=not any(may_return(x) for x in stmts[:i]))), None) if alive else None
         for i, st in enumerate(stmts):
             here = alive and (cut is None or i <= cut)
             k = st.get("s")

@@ -41,6 +41,10 @@ def from_pipeline_error(exc: Exception) -> P4RTError:
         return P4RTError(StatusCode.ALREADY_EXISTS, str(exc))
     if isinstance(exc, rt_errors.EntryNotFound):
         return P4RTError(StatusCode.NOT_FOUND, str(exc))
+    if isinstance(exc, rt_errors.TargetRefused):
+        return P4RTError(StatusCode.UNKNOWN, str(exc))
+    if isinstance(exc, rt_errors.OutOfSync):
+        return P4RTError(StatusCode.INTERNAL, str(exc))
     if isinstance(exc, rt_errors.Unsupported):
         return P4RTError(StatusCode.UNIMPLEMENTED, str(exc))
     if isinstance(exc, (rt_errors.InvalidEntry, ValueError, KeyError, TypeError)):

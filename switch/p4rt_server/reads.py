@@ -40,13 +40,21 @@ class EntityReader:
         return [st.index.table(table_id)]
 
     @staticmethod
-    def _selected(st, table, te):
-        """The entries of ``table`` that ``te`` selects: all of them, or the one with its key."""
-        want = None
+    def _selected(st, table, te, pi_read: bool = False):
+        """The entries of ``table`` that ``te`` selects: all of them, or the one with its key.
+        ``pi_read``: a TableEntry read, which PI answers from what BMv2 gives back: of a table whose
+        key BMv2 masks, the entry the key finds under the masks, or INTERNAL (Table.read_key)."""
+        want, probe = None, None
         if te.match:
             _, probe = translate.decode_table_entry(st.index, te, need_action=False, read=True)
             st.pipeline.table_check_key(table.id, probe)   # a key no entry could have: the Read fails (BMv2)
             want = translate.key_of(_compared(table, probe))
+        if pi_read and st.pipeline.table_masked(table.id):
+            found = st.pipeline.table_read_key(table.id, probe)
+            if probe is not None:
+                if found is None:
+                    return
+                want = translate.key_of(_compared(table, _strip(table, found)))
         for e in st.pipeline.table_entries(table.id):
             if want is None:   # no match fields: every entry, whatever priority is given (BMv2)
                 yield e
@@ -86,7 +94,7 @@ class EntityReader:
                 out.append(p4runtime_pb2.Entity(table_entry=translate.encode_table_entry(
                     st.index, table, d, with_counter=False)))
                 continue
-            for e in self._selected(st, table, te):
+            for e in self._selected(st, table, te, pi_read=True):
                 _check_p4info_params(st, table, e, "const entry")
                 out.append(p4runtime_pb2.Entity(table_entry=translate.encode_table_entry(
                     st.index, table, e, with_counter=with_counter, with_meter=with_meter,

@@ -29,8 +29,9 @@ def _bad(msg: str) -> P4RTError:
 
 
 def _value(data: bytes, w: int, what: str) -> int:
-    """A match value; a P4Info width of 0 (an `error` key, a string translation) takes only zero
-    (PI: 'Bytestring provided does not fit within 0 bits')."""
+    """A match value or an action parameter; a P4Info width of 0 (an `error` key, a string
+    translation, a plain enum parameter) takes only zero (PI: 'Bytestring provided does not fit
+    within 0 bits'; the parameter: p4rt38's probe, tests/differential/test_p4rt_p4rt38.py)."""
     v = codec.decode(data, w, what)
     if w == 0 and v:
         raise _bad(f"{what}: value 0x{data.hex()} does not fit within 0 bits")
@@ -102,7 +103,8 @@ def decode_params(idx: P4InfoIndex, table: TableInfo | None, action) -> tuple[in
             raise _bad(f"action '{info.name}': unknown parameter id {p.param_id}")
         # a repeated id: the last value (BMv2's PI counts the parameters, it does not look for a
         # repeat: a parameter so left out is 0; probed, helper mutz24)
-        params[p.param_id] = codec.decode(p.value, pinfo.bitwidth, f"action '{info.name}' parameter '{pinfo.name}'")
+        # (a parameter of no P4Info width -- a plain enum's -- takes only zero, as a match value)
+        params[p.param_id] = _value(p.value, pinfo.bitwidth, f"action '{info.name}' parameter '{pinfo.name}'")
     missing = [pi.name for pid, pi in info.params.items() if pid not in params]
     if len(action.params) != len(info.params):
         raise _bad(f"action '{info.name}': parameter(s) {', '.join(missing)} missing" if missing else

@@ -2,7 +2,8 @@
 
 The P4Runtime server (``switch/p4rt_server``) maps them onto gRPC status codes:
 ``EntryExists`` -> ALREADY_EXISTS, ``EntryNotFound`` -> NOT_FOUND, ``InvalidEntry``
--> INVALID_ARGUMENT, ``Unsupported`` -> UNIMPLEMENTED.  Every message names the
+-> INVALID_ARGUMENT, ``Unsupported`` -> UNIMPLEMENTED, ``TargetRefused`` -> UNKNOWN (what BMv2
+itself refuses under PI's checks), ``OutOfSync`` -> INTERNAL (PI's read of what it cannot map back).  Every message names the
 P4 object (table, counter, ...) and, where there is one, the field and value at fault.
 """
 from __future__ import annotations
@@ -27,3 +28,13 @@ class InvalidEntry(PipelineError, ValueError):
 
 class Unsupported(PipelineError, NotImplementedError):
     """The program or request uses a feature the embedded target does not implement."""
+
+
+class TargetRefused(PipelineError):
+    """BMv2 refuses what PI's own checks let through (simple_switch_grpc: UNKNOWN, "Error when adding
+    match entry to target"): e.g. an entry equal to an installed one under the key's mask."""
+
+
+class OutOfSync(PipelineError):
+    """PI reads back an entry whose key the target changed and finds it in no entry of its own
+    (simple_switch_grpc: INTERNAL, "Table state out-of-sync with target")."""

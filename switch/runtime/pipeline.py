@@ -182,6 +182,15 @@ class Pipeline:
         with self.lock:
             self._table(table_id)._canonical(entry)
 
+    def table_read_key(self, table_id: int, probe: TableEntry | None) -> TableEntry | None:
+        """What PI's read of a table whose key BMv2 masks reaches (:meth:`Table.read_key`)."""
+        with self.lock:
+            return self._table(table_id).read_key(probe)
+
+    def table_masked(self, table_id: int) -> bool:
+        """Whether BMv2 masks the entries' keys of this table (:func:`tables.key_mask`)."""
+        return self._table(table_id).masked
+
     def table_entries(self, table_id: int) -> list[TableEntry]:
         """Installed entries in insertion order, with their direct-counter data."""
         with self.lock:

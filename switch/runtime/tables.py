@@ -25,6 +25,14 @@ is reused), so an entry inserted after a delete can come before older ones of th
 meter is an array of BMv2 meters indexed by that handle, which neither a delete nor an insert
 resets: an entry inserted without a meter config into a handle freed by a delete runs and reads
 back the meter the deleted entry had (its config and state: fuzz_p4rt seed 4690, helper mutz31).
+
+A key p4c writes as ``field & constant`` (its JSON key's ``mask``; :func:`key_mask`): BMv2 ANDs
+every entry's value with that mask when it adds the entry (``MatchKeyBuilder::apply_big_mask`` in
+each match unit's ``add_entry_``), while PI keeps the key as the client sent it.  So the entry is
+matched, and duplicates are found (:class:`TargetRefused`), by its masked key (``_Installed.mkey``),
+and changed or deleted by the sent one; a read that reaches an entry whose two keys differ fails
+(:meth:`Table.read_key`, :class:`OutOfSync`: PI cannot map the target's key back; probed on
+simple_switch_grpc 1.15.5, tests/differential/test_p4rt_p4rt38.py).
 """
 from __future__ import annotations
 
@@ -33,7 +41,7 @@ import time
 from dataclasses import dataclass, field
 
 from .entries import CounterData, FieldMatch, TableEntry, unit_write
-from .errors import EntryExists, EntryNotFound, InvalidEntry
+from .errors import EntryExists, EntryNotFound, InvalidEntry, OutOfSync, TargetRefused
 
 
 def lpm_mask(width: int, plen: int) -> int:
@@ -54,6 +62,28 @@ class KeySpec:
     match: str
     width: int
     field_width: int | None = None   # the matched field's width where P4Info's differs (p4c's JSON)
+    mask: int | None = None          # BMv2's mask of every entry's value (:func:`key_mask`)
+
+
+def key_mask(k: dict) -> int | None:
+    """The constant of a key ``field & constant`` (either order, under a cast of the key's width):
+    p4c's JSON keeps it as the field and a ``mask`` (its SimplifyKey lets such a key through), and
+    BMv2 ANDs it into every entry's value.  None for any other key, for a mask of every bit, and
+    for a key checkmate-p4c marks ``temp`` (p4c computes it into a temporary, with no mask:
+    compiler/table_keys.bmv2_key_shape; a metadata key is always so marked -- p4c masks one its
+    copy propagation leaves as ``meta.f & K``: not modelled)."""
+    e = k.get("expr") or {}
+    if e.get("op") == "cast":
+        e = e["a"]
+    if e.get("op") != "bin" or e.get("o") != "&" or k.get("field_width") is not None or k.get("temp"):
+        return None
+    a, b = e["a"], e["b"]
+    if a.get("op") == "const":
+        a, b = b, a
+    if b.get("op") != "const" or a.get("op") != "field":
+        return None
+    m = b["v"] & _mask(k["width"])
+    return None if m == _mask(k["width"]) else m
 
 
 @dataclass
@@ -72,11 +102,12 @@ class ActionSpec:
 class _Installed:
     """An installed entry: its canonical key plus what the data plane needs."""
 
-    __slots__ = ("key", "priority", "action_id", "params", "counter", "meter", "meter_state",
+    __slots__ = ("key", "mkey", "priority", "action_id", "params", "counter", "meter", "meter_state",
                  "entry", "order", "tests", "timeout_ms", "hit")
 
     def __init__(self, key, priority, action_id, params, entry, order):
         self.key = key
+        self.mkey = key     # the key under the key masks (BMv2's), what lookups and duplicates see
         self.priority = priority
         self.action_id = action_id
         self.params = params
@@ -109,8 +140,10 @@ class Table:
     def __init__(self, spec: dict, actions: dict[int, ActionSpec], profile=None, counter_unit: str | None = None):
         self.name: str = spec["name"]
         self.id: int = spec["id"]
-        self.keys = [KeySpec(k["id"], k["name"], k["match"], k["width"], k.get("field_width"))
+        self.keys = [KeySpec(k["id"], k["name"], k["match"], k["width"], k.get("field_width"), key_mask(k))
                      for k in spec["keys"]]
+        self.masked = any(k.mask is not None for k in self.keys)
+        self._by_mkey: dict[tuple, _Installed] = {}   # (masked key, priority) -> entry, masked tables only
         self.size: int = spec.get("size", 1024)
         self.actions = actions
         self.action_ids = {a["id"] for a in spec["actions"]}
@@ -328,6 +361,12 @@ class Table:
         ident = (key, entry.priority)
         if ident in self._installed:
             raise EntryExists(f"table {self.name}: entry already exists")
+        mkey = key
+        if self.masked:
+            mkey, tests = self._masked(key, tests)
+            if (mkey, entry.priority) in self._by_mkey:
+                raise TargetRefused(f"table {self.name}: Error when adding match entry to target (equal to "
+                                    "an installed entry under the key's mask: BMv2's DUPLICATE_ENTRY)")
         if len(self._installed) >= self.size and not const:
             raise self._err(f"table is full ({self.size} entries)")
         if self._free:
@@ -337,7 +376,9 @@ class Table:
             handle = self._order
         aid, params = self._target(entry, params)
         inst = _Installed(key, entry.priority, aid, params, entry, handle)
-        inst.tests = tests
+        inst.tests, inst.mkey = tests, mkey
+        if self.masked:
+            self._by_mkey[(mkey, entry.priority)] = inst
         if entry.counter is not None:
             inst.counter = unit_write(self.counter_unit, [0, 0], entry.counter)
         inst.meter = entry.meter
@@ -359,6 +400,40 @@ class Table:
         inst.entry = stored
         self._installed[ident] = inst
         self._index_add(inst)
+
+    def _masked(self, key: tuple, tests: list) -> tuple[tuple, list]:
+        """``key`` and ``tests`` with each value ANDed with its key's mask (exact/optional value,
+        lpm and ternary value; a range as given)."""
+        mkey, mtests = [], []
+        for k, kv, t in zip(self.keys, key, tests):
+            m = k.mask
+            if m is None or kv is None or k.match == "range":
+                mkey.append(kv)
+                mtests.append(t)
+            elif k.match in ("exact", "optional"):
+                mkey.append(kv & m)
+                mtests.append(("eq", kv & m))
+            else:
+                mkey.append((kv[0] & m, kv[1]))
+                mtests.append(("mask", t[1] & m, t[2]))
+        return tuple(mkey), mtests
+
+    def read_key(self, probe: TableEntry | None) -> TableEntry | None:
+        """PI's read of a masked table: PI asks BMv2 for the entries (all, or the one ``probe``'s
+        key finds under the masks -- an entry sent as ``0xe0`` is found by ``0xe3`` too) and maps
+        each key BMv2 gives back to an entry of its own; where the mask changed the sent key there
+        is none (:class:`OutOfSync`).  The installed entry found (None: none, or a wildcard read)."""
+        if probe is None:
+            bad = [i for i in self._installed.values() if i.key != i.mkey and not i.entry.is_const]
+            inst = None
+        else:
+            key, tests = self._canonical(probe)
+            inst = self._by_mkey.get((self._masked(key, tests)[0], probe.priority))
+            bad = [inst] if inst is not None and inst.key != inst.mkey else []
+        if bad:
+            raise OutOfSync(f"table {self.name}: Table state out-of-sync with target (BMv2 keeps an entry's "
+                            "key under the key's mask, PI the key as sent)")
+        return None if inst is None else inst.entry
 
     def _find(self, entry: TableEntry) -> _Installed:
         # a priority the table cannot have (none where a key needs one, one where no key does) is
@@ -394,6 +469,7 @@ class Table:
 
     def _release(self, inst: _Installed) -> None:
         del self._installed[(inst.key, inst.priority)]
+        self._by_mkey.pop((inst.mkey, inst.priority), None)
         self._index_remove(inst)
         heapq.heappush(self._free, inst.order)
         self._meter_cells[inst.order] = (inst.meter, inst.meter_state)
@@ -449,12 +525,12 @@ class Table:
     # -- indexes ----------------------------------------------------------------------
     def _index_add(self, inst: _Installed) -> None:
         if self.strategy == "exact":
-            self._exact[inst.key] = inst
+            self._exact[inst.mkey] = inst
         elif self.strategy == "lpm":
             i = self.lpm_index
-            lk = inst.key[i]
+            lk = inst.mkey[i]
             plen, v = (0, 0) if lk is None else (lk[1], lk[0])
-            k = inst.key[:i] + (v,) + inst.key[i + 1:]
+            k = inst.mkey[:i] + (v,) + inst.mkey[i + 1:]
             if plen not in self._lpm:
                 self._lpm[plen] = {}
                 self._lpm_reindex()
@@ -465,13 +541,13 @@ class Table:
 
     def _index_remove(self, inst: _Installed) -> None:
         if self.strategy == "exact":
-            del self._exact[inst.key]
+            del self._exact[inst.mkey]
         elif self.strategy == "lpm":
             i = self.lpm_index
-            lk = inst.key[i]
+            lk = inst.mkey[i]
             plen, v = (0, 0) if lk is None else (lk[1], lk[0])
             d = self._lpm[plen]
-            del d[inst.key[:i] + (v,) + inst.key[i + 1:]]
+            del d[inst.mkey[:i] + (v,) + inst.mkey[i + 1:]]
             if not d:
                 del self._lpm[plen]
                 self._lpm_reindex()

@@ -45,7 +45,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from diff_harness import Case, TargetError, compile_checkmate, compile_p4c  # noqa: E402
 
 #: outcomes that are not a disagreement of ours
-NOT_OURS = {"BMV2-DIED", "P4C-BUG", "STALE-READ", "LOAD-REFUSED"}   # STALE-READ: fuzz_samples.judge
+NOT_OURS = {"BMV2-DIED", "P4C-BUG", "STALE-READ", "LOAD-REFUSED", "RANDOM"}   # STALE-READ, RANDOM: fuzz_samples.judge
 
 
 @dataclass

@@ -42,11 +42,16 @@ def program_files(paths) -> list[Path]:
     return out
 
 
-def judge(targets, case, seed: int) -> Outcome:
+def judge(targets, case, seed: int, random: bool = False) -> Outcome:
     """:func:`fuzz_run.check_case`; a FRAMES/JSONPATH difference that goes away without the
     case's cut frames is relabelled STALE-READ (BMv2's undefined reads of invalid headers, see
-    :func:`fuzz_samples_gen.without_cut_frames`), not a finding of ours."""
+    :func:`fuzz_samples_gen.without_cut_frames`), not a finding of ours.  ``random``: the program
+    calls ``random()`` over a range (:func:`fuzz_samples_gen.draws_random`), each switch draws
+    from its own generator, so its FRAMES/JSONPATH differences are RANDOM (conformance/test_random
+    checks the range)."""
     o = check_case(targets, case, seed)
+    if o.ours and random:
+        o.findings = [("RANDOM" if k in ("FRAMES", "JSONPATH") else k, t) for k, t in o.findings]
     if o.ours and targets is not None and (bare := without_cut_frames(case)) is not None:
         if not check_case(targets, bare, seed).ours:
             # each cut frame alone, right after a pipeline load: a difference there is no stale read
@@ -85,7 +90,7 @@ def run(paths, seeds, root: Path | None, switches: bool = True, seed_timeout: fl
                 case = None
                 try:
                     case = generate(prog, seed)
-                    o = judge(targets, case, seed)
+                    o = judge(targets, case, seed, random=prog.random)
                 except Exception:  # noqa: BLE001
                     o = Outcome(seed, findings=[("CRASH", "driver: " + traceback.format_exc()[-3000:])])
                 faulthandler.cancel_dump_traceback_later()

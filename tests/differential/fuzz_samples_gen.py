@@ -23,7 +23,9 @@ both cached by :func:`diff_harness.compile_p4c`):
   and clone sessions (1-3 and the constants the program uses) when it multicasts or clones.
 * skips -- a program that reads queue state (``enq_qdepth``, ``deq_qdepth``,
   ``deq_timedelta``) differs from run to run on BMv2 itself, and one that reads a timestamp
-  differs between any two switches: :func:`skip_reason` names it.
+  differs between any two switches: :func:`skip_reason` names it.  One that calls ``random()``
+  over a range (:func:`draws_random`) runs, but each switch draws from its own generator, so
+  :func:`fuzz_samples.judge` calls its differences RANDOM, not ours.
 """
 from __future__ import annotations
 
@@ -78,6 +80,13 @@ def skip_reason(bmv2_json: dict) -> str | None:
     # clocks never agree on it
     used = [f for f in CLOCK if f'"standard_metadata", "{f}"' in text]
     return f"reads the clock ({', '.join(used)})" if used else None
+
+
+def draws_random(bmv2_json: dict) -> bool:
+    """Whether an action calls ``random(x, lo, hi)`` with ``lo != hi`` (BMv2's
+    ``modify_field_rng_uniform``; ``random(x, 7, 7)`` is a constant)."""
+    return any(p.get("op") == "modify_field_rng_uniform" and p["parameters"][1] != p["parameters"][2]
+               for a in bmv2_json.get("actions", []) for p in a.get("primitives", []))
 
 
 # ------------------------------------------------------------------------------- the parser
@@ -380,6 +389,9 @@ class EntryMaker:
         self.keys = _table_keys(j)
         # a table with initial entries is full on BMv2 (p4c sizes it to them): no INSERTs
         self.full = {t["name"] for pipe in j.get("pipelines", []) for t in pipe.get("tables", []) if t.get("entries")}
+        # a P4Info table p4c's mid end removed from the JSON (applied only in a folded branch): BMv2
+        # refuses every INSERT (UNKNOWN, which ends the case), checkmate-switch too (p4rt_server.writes)
+        self.in_json = {t["name"] for pipe in j.get("pipelines", []) for t in pipe.get("tables", [])}
         self.by_width: dict = {}
         for (h, f), vals in pool.items():
             for v in vals:
@@ -435,10 +447,13 @@ class EntryMaker:
         """(entries, default changes) for one table; none for what the control plane cannot write."""
         from p4.config.v1 import p4info_pb2 as pb
         r = self.rng
-        if t.implementation_id or any(f.match_type not in (EXACT, LPM, TERNARY, RANGE, OPTIONAL) or f.bitwidth == 0 for f in t.match_fields):
+        if t.preamble.name not in self.in_json or t.implementation_id or any(f.match_type not in (EXACT, LPM, TERNARY, RANGE, OPTIONAL) or f.bitwidth == 0 for f in t.match_fields):
             return [], []
-        in_table = [a.id for a in t.action_refs if a.scope != pb.ActionRef.DEFAULT_ONLY]
-        as_default = [a.id for a in t.action_refs if a.scope != pb.ActionRef.TABLE_ONLY]
+        # a @hidden action a table lists is in its action_refs but not in P4Info's actions
+        # (diffcase fe_hidden_actions): a controller cannot name it
+        refs = [a for a in t.action_refs if a.id in self.actions]
+        in_table = [a.id for a in refs if a.scope != pb.ActionRef.DEFAULT_ONLY]
+        as_default = [a.id for a in refs if a.scope != pb.ActionRef.TABLE_ONLY]
         prio = any(f.match_type in (TERNARY, RANGE, OPTIONAL) for f in t.match_fields)
         entries, seen = [], set()
         if not t.is_const_table and t.match_fields and t.preamble.name not in self.full:
@@ -494,6 +509,7 @@ class Program:
     json: dict | None = None
     stf: list = field(default_factory=list)          # STF frames [(port, bytes)]
     skip: str = ""
+    random: bool = False                             # draws_random: differences are RANDOM
 
 
 def load(path: Path) -> Program:
@@ -505,6 +521,7 @@ def load(path: Path) -> Program:
         return prog
     prog.p4info, prog.json = ref.p4info, json.loads(ref.device_config)
     prog.skip = skip_reason(prog.json) or ""
+    prog.random = draws_random(prog.json)
     stf = path.with_suffix(".stf")
     if stf.is_file():
         from stf import StfError, parse_stf

@@ -11,7 +11,7 @@ import pytest
 
 from diff_targets import bmv2_available
 from fuzz_samples import judge
-from fuzz_samples_gen import generate, load
+from fuzz_samples_gen import draws_random, generate, load
 
 TESTS = Path(__file__).resolve().parents[1]
 # programs with parsers of several levels, stacks, lookahead, many tables, clones/multicast,
@@ -34,6 +34,49 @@ def test_generator_is_deterministic_and_walks_the_parser():
     assert generate(prog, 4).frames != a.frames
     # the frames follow the parser's select cases: several distinct EtherTypes/lengths appear
     assert len({f[12:14] for _, f in a.frames + generate(prog, 5).frames if len(f) >= 14}) >= 2
+
+
+def test_a_program_drawing_random_numbers_differs_as_random(targets):
+    """random() over a range: each switch draws from its own generator (random.p4 seeds 114-117
+    differed, FRAMES and JSONPATH); such differences are RANDOM, not ours.  random() of one value
+    is a constant."""
+    def prim(lo, hi):
+        hexs = lambda v: {"type": "hexstr", "value": hex(v)}  # noqa: E731
+        return {"actions": [{"primitives": [{"op": "modify_field_rng_uniform", "parameters": [
+            {"type": "field", "value": ["r", "r8"]}, hexs(lo), hexs(hi)]}]}]}
+    assert draws_random(prim(10, 20)) and not draws_random(prim(7, 7))
+    prog = load(TESTS / "conformance/programs/random.p4")
+    assert prog.random and not prog.skip
+    o = judge(targets, generate(prog, 114), 114, random=prog.random)
+    assert not o.ours and {k for k, _ in o.findings} <= {"RANDOM"}, o.findings
+
+
+def test_a_hidden_action_of_a_table_is_not_written(tmp_path):
+    """A @hidden action a table lists is in its action_refs, not in P4Info's actions (diffcase
+    fe_hidden_actions; the generator died on a KeyError at seed 114)."""
+    from diffcases.base import program
+    src = program("        t.apply();\n", ingress_decls="""
+    @hidden action ht(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { ht; NoAction; } }""")
+    (tmp_path / "hidden.p4").write_text(src)
+    prog = load(tmp_path / "hidden.p4")
+    for seed in range(114, 120):
+        case = generate(prog, seed)
+        assert {e.action for e in case.entries + case.defaults} <= {"NoAction"}
+
+
+def test_no_entry_for_a_table_p4c_left_out_of_its_json(tmp_path):
+    """A P4Info table p4c's mid end removed from the JSON (applied only in a folded branch): BMv2
+    refuses every INSERT, which ended the case as BMV2-DIED (diffcase fuzzm_table_only_in_folded_branch,
+    seeds 114-115); no entries are written to it."""
+    from diffcases import all_cases
+    src = next(c.source for c in all_cases() if c.name == "fuzzm_table_only_in_folded_branch")
+    (tmp_path / "folded.p4").write_text(src)
+    prog = load(tmp_path / "folded.p4")
+    in_json = {t["name"] for pipe in prog.json["pipelines"] for t in pipe["tables"]}
+    assert {t.preamble.name for t in prog.p4info.tables} - in_json
+    for seed in range(114, 122):
+        assert {e.table for e in generate(prog, seed).entries} <= in_json
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: f"{p.parent.name}/{p.stem}")
