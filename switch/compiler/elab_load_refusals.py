@@ -300,16 +300,16 @@ class LoadRefusalRules:
         control's, its locals first, or an action's): its fields are written ``userMetadata.x`` as for
         a copied parameter (:meth:`refuse_metadata_param_copy`) and simple_switch refuses the JSON
         (:mod:`.meta_locals` decides).  Named at the local's declaration."""
-        decls = self.__dict__.get("meta_local_decls") or {}
-        if decls:
-            self._refuse_meta_local(surviving_reference(stmts, self._meta_leaves(decls), self._meta_effects,
+        leaves = self._meta_leaves(self.__dict__.get("meta_local_decls") or {})
+        if leaves:
+            self._refuse_meta_local(surviving_reference(stmts, leaves, self._meta_effects,
                                                         bool(self.ctx and self.ctx.get("in_action"))))
 
     def refuse_parser_metadata_locals(self, states: dict, live) -> None:
         """:meth:`refuse_metadata_local_copies` of a parser's reachable ``states``."""
-        decls = self.__dict__.get("meta_local_decls") or {}
-        if decls:
-            self._refuse_meta_local(parser_surviving_reference(states, live, self._meta_leaves(decls), self._meta_effects))
+        leaves = self._meta_leaves(self.__dict__.get("meta_local_decls") or {})
+        if leaves:
+            self._refuse_meta_local(parser_surviving_reference(states, live, leaves, self._meta_effects))
 
     def _refuse_meta_local(self, hit) -> None:
         if hit:
@@ -321,14 +321,14 @@ class LoadRefusalRules:
                                    "refuses p4c's JSON)")
 
     def _meta_leaves(self, decls: dict) -> dict:
-        """py -> the leaf field paths of each local of the user metadata type (struct fields flattened)."""
-        def leaves(prefix, t):
-            fields = self.structs.get(t[1], {}).get("fields") if t[0] == "struct" else None
-            if not fields or self.structs[t[1]].get("union"):
-                return [prefix]
-            return [lf for f, ft in fields for lf in leaves(f"{prefix}.{f}", ft)]
+        """py -> the field paths of each local of the user metadata type; none where that type has a
+        struct, header or stack field: p4c's NestedStructs then splits such a local into one local per
+        field, which loads (/work/errs29 e_m_nested_*, e_m_hdr_in_meta_*)."""
         mt = self.__dict__.get("user_meta_type")
-        return {py: leaves(py, mt) for py in decls}
+        fields = self.structs.get(mt[1], {}).get("fields") or [] if mt else []
+        if not fields or any(ft[0] in ("struct", "header", "stack") for _, ft in fields):
+            return {}
+        return {py: [f"{py}.{f}" for f, _ in fields] for py in decls}
 
     def _meta_effects(self, st: dict):
         """(paths written, expressions read, actions) of a table apply (its keys; its actions' bodies,

@@ -19,6 +19,10 @@ as a forward walk over the IR of a body, one value per leaf field of each such l
 * a read of an unknown field keeps the local (a condition, a table key -- p4c never propagates
   into a key --, ``log_msg``, a copy ``m = s`` reading every field), and so does an extern's write
   other than ``register.read`` (which p4c removes when nothing reads it: @noSideEffects);
+* not a read p4c removes: after an ``exit``/``return`` (dead), in the value of a store nothing reads
+  (``meta_t t2 = s;``: the read counts once the stored value is read), ``s.x = s.x;``; a ``switch``
+  with a ``default`` alone, or on a table whose one action is also its default, runs that case;
+* a whole local given to an extern (``log_msg("{}", {s})``: p4c keeps the struct) keeps it;
 * an action reads a control-level local as unknown (p4c does not propagate into actions), and its
   refusal is kept like any in an action: only where the action is used.  Parser states are walked
   as p4c's SimplifyParsers collapses them: a state with one predecessor, which goes to it
@@ -36,11 +40,14 @@ _REMOVABLE = ("reg_read",)   # extern writes p4c removes when nothing reads them
 
 
 class _Val:
-    """A known value of a leaf field: the paths its expression reads."""
-    __slots__ = ("deps",)
+    """A known value of a leaf field: the paths its expression reads, and the references its
+    expression made (unknown fields it read), which count only once something reads the value
+    (p4c removes a dead store: ``meta_t t2 = s;`` nothing reads)."""
+    __slots__ = ("deps", "pending")
 
-    def __init__(self, deps):
+    def __init__(self, deps, pending=()):
         self.deps = frozenset(deps)
+        self.pending = tuple(pending)
 
 
 class _Walk:
@@ -48,8 +55,7 @@ class _Walk:
         self.leaves = leaves            # local py -> its leaf paths (``v1_s.x``)
         self.effects = effects          # statement -> (paths it writes, paths it reads) or None
         self.in_action = in_action
-        self.refs: list = []            # (class, py, field, how): 0 statements, 1 conditions and keys
-        self.survives = False
+        self.refs: list = []            # (class, py, field, how, keeps): class 0 statements, 1 conditions and keys
 
     def owner(self, p):
         if p is None:
@@ -60,8 +66,13 @@ class _Walk:
         return [lf for lf in self.leaves[py] if lf == p or lf.startswith((p + ".", p + "[")) or p.startswith(lf + ".")]
 
     def _ref(self, cls, py, leaf, how, survive):
-        self.refs.append((cls, py, leaf[len(py) + 1:].split(".")[0] if leaf != py else "", how))
-        self.survives = self.survives or survive
+        self.refs.append((cls, py, leaf[len(py) + 1:].split(".")[0] if leaf != py else "", how, survive))
+
+    def captured(self, n: int) -> list:
+        """The references made since ``len(self.refs)`` was ``n``, taken back."""
+        out = self.refs[n:]
+        del self.refs[n:]
+        return out
 
     def reads(self, e, known, cls) -> set:
         """The paths ``e`` depends on (a known field's own dependencies in its place); an unknown
@@ -76,14 +87,17 @@ class _Walk:
             if any(known.get(lf) is None for lf in lfs):   # (a struct's copy stays whole: its first field named)
                 for lf in lfs:
                     self._ref(cls, py, lf, "read where p4c's copy propagation does not know its value", True)
-            deps |= {d for lf in lfs if known.get(lf) is not None for d in known[lf].deps}
+            for lf in lfs:
+                if known.get(lf) is not None:
+                    deps |= known[lf].deps
+                    self.refs.extend(known[lf].pending)
         return deps
 
     def kill(self, known, p) -> None:
         for lf in [lf for lf, v in known.items() if any(overlap(p, d) for d in v.deps)]:
             del known[lf]
 
-    def store(self, known, lv, rhs, deps, cls=0) -> None:
+    def store(self, known, lv, rhs, deps, pending=(), cls=0) -> None:
         """``lv = rhs`` (``rhs`` None: an extern's or a slice's write, the value unknown)."""
         p = ir_path(lv)
         if p is None:
@@ -99,41 +113,55 @@ class _Walk:
                 self._ref(cls, py, lf, "written", False)
             if rhs is None or lv.get("op") == "slice":
                 continue
+            n = len(self.refs)
             if lf != p and rp is not None:
-                known[lf] = _Val(self.reads({"op": "var", "n": rp + lf[len(p):]}, known, cls) | {rp + lf[len(p):]})
+                d = self.reads({"op": "var", "n": rp + lf[len(p):]}, known, cls) | {rp + lf[len(p):]}
             elif lf != p and rhs.get("op") == "mk" and lf[len(p) + 1:].split(".")[0] in rhs.get("fields", ()):
                 f = lf[len(p) + 1:].split(".")[0]
-                known[lf] = _Val(self.reads(rhs["vals"][rhs["fields"].index(f)], known, cls))
+                d = self.reads(rhs["vals"][rhs["fields"].index(f)], known, cls)
             else:
-                known[lf] = _Val(deps)
+                d = deps
+            known[lf] = _Val(d, list(pending) + self.captured(n))
 
-    def block(self, stmts, known) -> dict:
+    def block(self, stmts, known) -> dict | None:
+        """``known`` after ``stmts``; None where they end in an exit or return (what follows is dead)."""
         for st in stmts:
             if isinstance(st, dict):
                 known = self.stmt(st, known)
+                if known is None:
+                    return None
         return known
 
-    def stmt(self, st, known) -> dict:
+    def stmt(self, st, known) -> dict | None:
         k = st.get("s")
         if k == "block":
             return self.block(st.get("body") or [], known)
+        if k in ("exit", "return"):
+            return None
         if k == "decl":
             n = st.get("n")
             init = st.get("init")
+            m = len(self.refs)
             deps = self.reads(init, known, 0) if init is not None else set()
             if n in self.leaves:
+                pending = self.captured(m)
                 for lf in self.leaves[n]:
                     known.pop(lf, None)
                 if init is not None:
-                    self.store(known, {"op": "var", "n": n}, init, deps)
+                    self.store(known, {"op": "var", "n": n}, init, deps, pending)
             return known
         if k == "assign":
             lv = st.get("l")
+            if ir_path(lv) is not None and ir_path(lv) == ir_path(st.get("r")):
+                return known   # (``s.x = s.x;``: p4c removes it)
             slice_ = isinstance(lv, dict) and lv.get("op") == "slice"
+            m = len(self.refs)
             deps = self.reads(st.get("r"), known, 0)
+            mine = self.owner(ir_path(lv)) is not None and not slice_
+            pending = self.captured(m) if mine else ()   # (counted once the stored value is read)
             if isinstance(lv, dict):
                 self.reads([v for x, v in lv.items() if x not in ("base", "a")], known, 0)   # (indexes)
-            self.store(known, lv, None if slice_ else st.get("r"), deps)
+            self.store(known, lv, None if slice_ else st.get("r"), deps, pending)
             return known
         arms = _arms(st)
         if arms is not None:
@@ -142,20 +170,28 @@ class _Walk:
             if tbl is not None:
                 self.applied({"s": "apply", "table": tbl}, known)
             eff = self.effects({"s": "apply", "table": tbl}) if k == "switch_action" and tbl else None
-            one = eff[2][0] if eff and len(eff[2]) == 1 else None
+            one = eff[2][0] if eff and len(eff[2]) == 1 else "default" if len(st.get("cases") or ()) == 1 else None
             only = [c.get("body") or [] for c in st.get("cases") or () if one in c.get("labels", ())]
-            if only:   # (the table's one action, its default too: p4c runs that case unconditionally)
+            if only:   # (the table's one action, its default too; a default alone: p4c runs that case)
                 return self.block(only[0], known)
-            outs = [self.block(a, dict(known)) for a in arms]
-            return self.merge(known, outs)
+            outs = [o for o in (self.block(a, dict(known)) for a in arms) if o is not None]
+            return self.merge(known, outs) if outs else None
         if k in ("apply", "call_action"):
             self.applied(st, known)
             return known
         lv = st.get("l")
         outs = [a["e"] for a in st.get("args") or () if isinstance(a, dict) and a.get("dir") in ("out", "inout")] \
             if k == "call_fn" else []
-        self.reads([v for x, v in st.items() if x not in ("l", "args")] +
-                   [a for a in st.get("args") or () if not (isinstance(a, dict) and a.get("dir") == "out")], known, 0)
+        rd = [v for x, v in st.items() if x not in ("l", "args")] + \
+            [a for a in st.get("args") or () if not (isinstance(a, dict) and a.get("dir") == "out")]
+        self.reads(rd, known, 0)
+        whole = set(path_reads(rd)) & set(self.leaves)
+        if k == "log":   # (log_msg's struct value, its fields listed in order: p4c keeps the struct)
+            data = [ir_path(d) for d in st.get("data") or ()]
+            whole |= {py for py, lfs in self.leaves.items()
+                      if any(data[i:i + len(lfs)] == lfs for i in range(len(data) - len(lfs) + 1))}
+        for py in whole:   # (a whole local as an extern's argument: kept)
+            self._ref(0, py, self.leaves[py][0], f"passed whole to {k}", True)
         for e in outs:   # (p4c inlines the function: an assignment of what it computes)
             self.store(known, e, {"op": "const"}, set())
         if isinstance(lv, dict):
@@ -165,8 +201,7 @@ class _Walk:
             if py is not None and k in _REMOVABLE:
                 del self.refs[n:]   # (named only where a read keeps it)
             elif py is not None and len(self.refs) > n:
-                self.refs[n] = (0, py, self.refs[n][2], f"written by {k}")
-                self.survives = True
+                self.refs[n] = (0, py, self.refs[n][2], f"written by {k}", True)
         for x in ("h", "st"):   # (what an extern statement writes besides its result: a header's validity)
             if isinstance(st.get(x), dict) and ir_path(st[x]) is not None:
                 self.kill(known, ir_path(st[x]))
@@ -200,7 +235,7 @@ class _Walk:
             if all(o.get(lf) is v for o in outs):
                 after[lf] = v
             elif self.in_action and all(o.get(lf) is not None for o in outs):
-                after[lf] = _Val(set().union(*(o[lf].deps for o in outs)))
+                after[lf] = _Val(set().union(*(o[lf].deps for o in outs)), [r for o in outs for r in o[lf].pending])
         if self.in_action:
             for py, lfs in self.leaves.items():
                 for lf in lfs:
@@ -239,7 +274,7 @@ def surviving_reference(stmts: list, leaves: dict, effects, in_action: bool = Fa
 
 
 def _verdict(w: _Walk):
-    if not w.survives:
+    if not any(r[4] for r in w.refs):
         return None
     first = min(w.refs, key=lambda r: r[0])
     why = next((r for r in w.refs if r[1] == first[1] and r[3] != "written"), first)
@@ -259,7 +294,7 @@ def parser_surviving_reference(states: dict, live, leaves: dict, effects):
     w = _Walk(leaves, effects, False)
 
     def chain(n, known, seen):
-        known = w.block(states[n]["body"], known)
+        known = w.block(states[n]["body"], known) or {}
         tr = states[n]["transition"]
         if tr.get("kind") == "select":
             w.reads(tr.get("keys"), known, 1)

@@ -7,8 +7,10 @@ simple_switch then refuses the JSON ("No field 'userMetadata.x' can be found in 
 item: no extern write needed), after an ``if`` or ``switch`` whose arm wrote it (no values merged,
 equal ones neither), after a store to what its value read, in a table key (never propagated into),
 in an action as a control-level local or under a condition (Predication reads the old value), in a
-parser state not merged with the one that wrote it; an extern's write other than ``register.read``
-(``hash`` nothing reads).  p4c removes the local -- and simple_switch loads -- where every read has a
+parser state not merged with the one that wrote it, a whole local given to ``log_msg``; an extern's
+write other than ``register.read`` (``hash`` nothing reads).  Not after an ``exit``, in a store nothing
+reads (``meta_t t2 = s;``), in ``s.x = s.x;``, nor where the metadata type has a struct or header
+field (p4c's NestedStructs splits the local).  p4c removes the local -- and simple_switch loads -- where every read has a
 known value; a control-level local's register reads nothing reads (errs28's open item: checkmate
 refused them, the control's tables not followed) load too (switch/compiler/meta_locals.py).
 """
@@ -67,6 +69,7 @@ REFUSED = {
     "parser_state_read_unset": (program().replace("state start { pkt.extract(hdr.h);",
                                                   "meta_t s;\n    state start { pkt.extract(hdr.h); hdr.h.c = s.x;"),
                                 "meta_t s;", _x()),
+    "log_msg_of_the_whole_local": (_ing('meta_t s; s.x = 1; s.y = 2; log_msg("{}", {s});'), "meta_t s;", _x()),
     "deparser_log_msg_unset": (program().replace(_D, "control D(packet_out pkt, in headers hdr) { apply { pkt.emit(hdr.h); "
                                                       'meta_t s; log_msg("v {}", {s.x}); } }'), "meta_t s;", _x()),
 }
@@ -74,6 +77,15 @@ REFUSED = {
 LOADED = {
     # (the table's only action, its default too: p4c runs the case unconditionally)
     "switch_case_of_the_tables_only_action": _ing(_SW, _W + _T.format(k="hdr.h.b", a="w")),
+    "read_after_an_exit_is_dead": _ing("meta_t s; exit; hdr.h.c = s.x;"),
+    "self_assignment": _ing("meta_t s; s.x = s.x;"),
+    "copy_nothing_reads": _ing("meta_t s; meta_t t2 = s;"),
+    "switch_with_a_default_alone": _ing("meta_t s; switch (hdr.h.a) { default: { s.x = 1; } } hdr.h.c = s.x;"),
+    # (a struct or header field in the metadata type: p4c's NestedStructs splits the local)
+    "metadata_type_with_a_struct_field": _ing("meta_t s; hdr.h.c = s.n.i;").replace(
+        "struct meta_t { bit<8> x; bit<16> y; }", "struct in_t { bit<8> i; }\nstruct meta_t { bit<8> x; bit<16> y; in_t n; }"),
+    "metadata_type_with_a_header_field": _ing("meta_t s; if (s.hh.isValid()) { hdr.h.c = s.x; }").replace(
+        "struct meta_t { bit<8> x; bit<16> y; }", "struct meta_t { bit<8> x; bit<16> y; h_t hh; }"),
     "set_then_read": _ing("meta_t s; s.x = 1; s.y = 2; m = s;"),
     "value_known_across_an_if": _ing(f"meta_t s; s.x = 1; if ({_C}) {{ hdr.h.c = 2; }} hdr.h.a = s.x;"),
     "store_and_read_in_each_arm": _ing(f"meta_t s; if ({_C}) {{ s.x = 1; hdr.h.c = s.x; }} else {{ s.x = 2; hdr.h.c = s.x; }}"),
