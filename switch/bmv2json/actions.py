@@ -10,7 +10,7 @@ are in ``targets/simple_switch/primitives.cpp``).
 from __future__ import annotations
 
 from ..log_format import bmv2_placeholders
-from .model import BOOL, LIT, SM_VAR, Bmv2JsonError, Model, cast, const, hexint
+from .model import BOOL, JSON_NOT_OBJECT, LIT, SM_VAR, Bmv2JsonError, Model, cast, const, hexint
 
 
 class PrimitiveGen:
@@ -243,6 +243,8 @@ def _check_parameter_types(a: list, at: str) -> None:
     writes ``d2b(...)`` for a bool result of hash, random or execute_meter, or a bool hash
     maximum -- on which it dies (assertion "Invalid expression type"; helper errs16)."""
     for z in a:
+        if not isinstance(z, dict):   # (p4c's assign_header from a list-initialized stack element: errs17)
+            raise Bmv2JsonError(f"{at}: a parameter that is no JSON object: {JSON_NOT_OBJECT}")
         if z.get("type") == "bool":
             raise Bmv2JsonError(f"{at}: Parameter type 'bool' not supported")
         v = z.get("value") if z.get("type") == "expression" else None

@@ -21,6 +21,7 @@ P4Runtime-facing places (tables, actions, keys).
 """
 from __future__ import annotations
 
+import json
 import keyword
 import re
 
@@ -41,6 +42,12 @@ STANDARD_FIELDS = [
 ]
 # attributes of the generated header classes a field must not shadow
 _RESERVED = {"copy", "reset", "extract", "extract_var", "pack", "NBYTES"}
+
+
+# simple_switch 1.15.5's words (it dies on an uncaught Json::LogicError) for JSON p4c 1.2.4.8 writes
+JSON_NOT_STRING = "simple_switch dies loading it: Json::LogicError: Type is not convertible to string"
+JSON_NOT_OBJECT = ("simple_switch dies loading it: Json::LogicError: in Json::Value::find(begin, end): requires "
+                   "objectValue or nullValue")
 
 
 class Bmv2JsonError(ValueError):
@@ -358,8 +365,12 @@ class Model:
         """A BMv2 expression/parameter object as an IR expression (values: ``int_lit``)."""
         if x is None:
             raise Bmv2JsonError("missing expression")
+        if not isinstance(x, dict):   # (p4c's assign_header from a list-initialized stack element: errs17)
+            raise Bmv2JsonError(f"an expression that is no JSON object ({json.dumps(x)[:60]}): {JSON_NOT_OBJECT}")
         t, v = x.get("type"), x.get("value")
         if t == "field":
+            if not isinstance(v[0], str):   # (p4c's hs[i].isValid() at a run-time index: errs25)
+                raise Bmv2JsonError(f"field {json.dumps(v)[:80]}: the header is no name: {JSON_NOT_STRING}")
             return self.field(v[0], v[1])
         if t == "hexstr":
             return const(hexint(v))

@@ -312,6 +312,23 @@ class _Checker:
                                              f"{' or '.join(allowed)} are allowed in this checksum control (bmv2)")
             elif st.kind in ("empty", "var"):
                 continue
+            elif st.kind == "assign" and self._propagated_store(st, stmts, i):
+                # a store to a local (scalar or struct field): p4c's copy propagation puts its value into
+                # the checksum call and removes it (/work/errs29 g_*, h_*: a computed value is then the
+                # data's computation, named at that store; a ?: is its IfStatement)
+                p = deparser_defuse.path(st.lhs)
+                computed = {k: v for k, v in (computed or {}).items() if k != p and not k.startswith(p + ".")}
+                if _is_path(st.rhs) and deparser_defuse.path(st.rhs) in (computed or {}):
+                    computed[p] = computed[deparser_defuse.path(st.rhs)]
+                elif not _is_path(st.rhs) and st.rhs.kind not in ("int", "bool_lit"):
+                    computed[p] = st.rhs
+                continue
+            elif st.kind == "assign" and st.lhs.kind == "slice" and (d := next(
+                    (v for v in stmts[:i] if v.kind == "var" and v.name == deparser_defuse.path(st.lhs.a)
+                     and v.get("init") is not None), None)) is not None:
+                # a slice store to a local: p4c keeps the local's initializing store, which it names
+                raise P4CompileError(d.loc, f"{d.name} = ...: only calls to {' or '.join(allowed)} are allowed in "
+                                            "this checksum control (bmv2; the local's slice store keeps it)")
             elif st.kind == "if" and isinstance(st.cond, Node) and st.cond.kind == "bool_lit":
                 # `if (false) { ... }`: p4c folds the branch away first (helper errs16)
                 taken = st.then if st.cond.value else st.get("els")
@@ -332,6 +349,18 @@ class _Checker:
                 raise P4CompileError(st.loc, f"{what}: only calls to {' or '.join(allowed)} are allowed in "
                                              "this checksum control (bmv2)")
         return False
+
+    @staticmethod
+    def _propagated_store(st: Node, stmts: list, i: int) -> bool:
+        """Assignment ``stmts[i]`` stores into a local the body declares (not a slice), with no ``?:``
+        in its value and none of the local's slice stores: :meth:`_only_calls` lets p4c's copy
+        propagation remove it."""
+        p = deparser_defuse.path(st.lhs)
+        decl = {v.name for v in stmts[:i] if v.kind == "var"}
+        if p is None or p.split(".")[0] not in decl or any(n.kind == "cond" for n in _walk(st.rhs)):
+            return False
+        return not any(o.kind == "assign" and o.lhs.kind == "slice" and deparser_defuse.path(o.lhs.a) in (p, p.split(".")[0])
+                       for o in stmts)
 
     def _struct_type(self, ty) -> bool:
         """Whether type node ``ty`` names a struct the program declares (through typedefs)."""
@@ -462,10 +491,11 @@ class _Checker:
             if isinstance(e, Node) and e.kind == "bool_lit":   # (p4c: "true: Computations are not supported")
                 raise P4CompileError(e.loc, f"{_callee(call)}: computations are not supported in the checksum "
                                             f"data (p4c, bmv2): a bool literal")
-            if isinstance(e, Node) and e.kind == "name" and e.name in (computed or {}):
-                arg = computed[e.name]   # (named at the argument: p4c's message has no position)
+            if isinstance(e, Node) and deparser_defuse.path(e) in (computed or {}):
+                arg = computed[deparser_defuse.path(e)]   # (named at the argument: p4c's message has no position)
                 raise P4CompileError(arg.loc, f"{_callee(call)}: computations are not supported in the checksum "
-                                              f"data (p4c, bmv2): {e.name} is given a computed value here")
+                                              f"data (p4c, bmv2): {deparser_defuse.path(e)} is given a computed "
+                                              "value here")
             if not isinstance(e, Node) or _is_path(e):
                 continue
             if self._computes(e, roots):   # (a cast to the field's own type: p4c drops it)

@@ -47,8 +47,8 @@ labels, negative action data) call :meth:`load_refusal` where they are elaborate
 from __future__ import annotations
 
 from .copy_paths import ir_path, overlap, path_reads
-from .dead_reads import flat_blocks
 from .elab_common import BOOL, E, expr_text, ir_replace
+from .meta_locals import action_writes, parser_surviving_reference, surviving_reference
 from .table_keys import bmv2_key_shape, runtime_index_key
 
 BMV2_ASSERT = "simple_switch dies loading p4c's JSON: Assertion `0 && \"Invalid expression type\"' failed"
@@ -296,23 +296,59 @@ class LoadRefusalRules:
                 self.ctx = saved
 
     def refuse_metadata_local_copies(self, stmts: list) -> None:
-        """A local variable of the user metadata's type (``M m2 = m;``) whose field an extern call
-        writes (``r.read(m2.x, 1)``) in body ``stmts``: the local survives p4c's mid end and its fields
-        are written ``userMetadata.x`` as for a copied parameter (:meth:`refuse_metadata_param_copy`) --
-        simple_switch refuses the JSON.  Named at the local's declaration.  A local declared in the
-        straight-line body: only where the write's value is read (:func:`_live_copy_write`)."""
-        decls = self.__dict__.get("meta_local_decls") or {}
-        top = list(flat_blocks([st for st in stmts if isinstance(st, dict)]))
-        at = {st["n"]: i for i, st in enumerate(top) if st.get("s") == "decl" and st.get("n") in decls
-              and st["n"] not in self.__dict__.get("meta_ctl_locals", ())}   # (a control's: as written)
-        hit = next(filter(None, (_live_copy_write(top[at[py] + 1:], py, top[at[py]].get("init") is None) if py in at
-                                 else _copy_write(stmts, {py: decls[py][0]}, False, assigns=False) for py in decls)), None)
+        """A local variable of the user metadata's type that p4c's mid end keeps in body ``stmts`` (a
+        control's, its locals first, or an action's): its fields are written ``userMetadata.x`` as for
+        a copied parameter (:meth:`refuse_metadata_param_copy`) and simple_switch refuses the JSON
+        (:mod:`.meta_locals` decides).  Named at the local's declaration."""
+        leaves = self._meta_leaves(self.__dict__.get("meta_local_decls") or {})
+        if leaves:
+            self._refuse_meta_local(surviving_reference(stmts, leaves, self._meta_effects,
+                                                        bool(self.ctx and self.ctx.get("in_action"))))
+
+    def refuse_parser_metadata_locals(self, states: dict, live) -> None:
+        """:meth:`refuse_metadata_local_copies` of a parser's reachable ``states``."""
+        leaves = self._meta_leaves(self.__dict__.get("meta_local_decls") or {})
+        if leaves:
+            self._refuse_meta_local(parser_surviving_reference(states, live, leaves, self._meta_effects))
+
+    def _refuse_meta_local(self, hit) -> None:
         if hit:
-            name, loc = decls[hit[0]]
+            py, field, how = hit
+            name, loc = self.__dict__["meta_local_decls"][py]
             mt = self.__dict__.get("user_meta_type")
-            self.load_refusal(loc, f"{name}, a local of the user metadata type {mt[1]}, {hit[1]}: No field "
-                                   f"'userMetadata.{hit[2]}' can be found in header type '{mt[1]}' (simple_switch "
+            self.load_refusal(loc, f"{name}, a local of the user metadata type {mt[1]}, is kept by p4c ({how}): No field "
+                                   f"'userMetadata.{field}' can be found in header type '{mt[1]}' (simple_switch "
                                    "refuses p4c's JSON)")
+
+    def _meta_leaves(self, decls: dict) -> dict:
+        """py -> the field paths of each local of the user metadata type; none where that type has a
+        struct, header or stack field: p4c's NestedStructs then splits such a local into one local per
+        field, which loads (/work/errs29 e_m_nested_*, e_m_hdr_in_meta_*)."""
+        mt = self.__dict__.get("user_meta_type")
+        fields = self.structs.get(mt[1], {}).get("fields") or [] if mt else []
+        if not fields or any(ft[0] in ("struct", "header", "stack") for _, ft in fields):
+            return {}
+        return {py: [f"{py}.{f}" for f, _ in fields] for py in decls}
+
+    def _meta_effects(self, st: dict):
+        """(paths written, expressions read, actions) of a table apply (its keys; its actions' bodies,
+        the default's too) or an action call (its arguments), for :mod:`.meta_locals`; None where unknown."""
+        if st.get("s") == "call_action":
+            names, reads = [st.get("action")], [a.get("e") for a in st.get("args") or () if isinstance(a, dict)]
+            outs = [ir_path(a.get("e")) for a in st.get("args") or () if isinstance(a, dict) and a.get("dir") in ("out", "inout")]
+        else:
+            t = self.tables.get(st.get("table"))
+            if t is None:
+                return None
+            names, reads, outs = [a.get("name") for a in t.get("actions") or ()], [k.get("expr") for k in t.get("keys") or ()], []
+            names += [d] if (d := (t.get("default") or {}).get("action")) and d not in names else []
+        writes = [p for p in outs if p is not None]
+        for n in names:
+            a = self.actions.get(n)
+            if a is None:
+                return None
+            writes += action_writes(a.get("body"))
+        return writes, reads, names
 
     def refuse_nested_struct_data(self, data, scope, what: str) -> None:
         """Hash or checksum data p4c writes as a JSON list inside the field list, which simple_switch
@@ -495,38 +531,4 @@ def _copy_write(stmts, names: dict, cond: bool, assigns: bool = True):
                     hit = _copy_write(body if isinstance(body, list) else [body], names, True, assigns)
                     if hit:
                         return hit
-    return None
-
-
-def _live_copy_write(rest: list, py: str, unset: bool):
-    """:func:`_copy_write`'s hit for the local ``py`` of the user metadata type declared just
-    before the straight-line statements ``rest`` (``unset``: without a value), where p4c's mid end
-    keeps the local: an extern's write into it (``r.read(s.x, i)``) only where a statement after
-    it reads what it wrote -- p4c removes a dead ``register.read`` (@noSideEffects), and a later
-    store (not a slice) kills it -- or, with such a write, a field read unset (``userMetadata.y``
-    is BMv2's word then).  Measured by helper errs28 (/work/errs28 probes d_*, i_*, a_*); a
-    statement other than an assignment reads all it names, and a write nested in one counts."""
-    live: list = []
-
-    def mine(p):
-        return p is not None and (p == py or p.startswith((py + ".", py + "[")))
-    dead = False
-    for st in reversed(rest):
-        k, lv = st.get("s"), st.get("l")
-        p = ir_path(lv) if isinstance(lv, dict) else None
-        if mine(p) and k != "decl":   # (an assignment, or an extern's write: _copy_write's)
-            if k != "assign" and any(overlap(p, q) for q in live):
-                return py, f"written by {k}", lv.get("f", "") if lv.get("op") == "field" else ""
-            dead = dead or k != "assign"
-            if lv.get("op") != "slice":
-                live = [q for q in live if not (q == p or q.startswith((p + ".", p + "[")))]
-            live += [q for q in path_reads([v for x, v in st.items() if x != "l"]) if mine(q)]
-            continue
-        hit = _copy_write([st], {py: py}, False, assigns=False)
-        if hit:
-            return hit
-        live += [q for q in path_reads(st) if mine(q)]
-    if dead and unset and live:
-        f = (live[0][len(py) + 1:].split(".")[0] if live[0] != py else "")
-        return py, f"read unset ({f or 'whole'})", f
     return None

@@ -173,6 +173,7 @@ class ParserRules:
         self.settle_parser_stores(states, params)   # (mk_stores: match_kind and division stores p4c drops)
         self.ctx = saved
         live.update(reachable_states(states))   # p4c removes unreachable states before its back end
+        self.refuse_parser_metadata_locals(states, live)
         err = next((state_errors[s.name] for s in p.states if s.name in state_errors and s.name in live), None)
         if err is not None:
             self.raise_deferred(err)

@@ -252,8 +252,6 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
             scope.declare(s.name, ("var", var_ir, "inout"), s.loc)
             if t == self.__dict__.get("user_meta_type"):   # (elab_load_refusals.refuse_metadata_local_copies)
                 self.__dict__.setdefault("meta_local_decls", {})[py] = (s.name, s.loc)
-                if self.ctx and self.ctx.get("ctl_local"):   # (its tables' actions read it too)
-                    self.__dict__.setdefault("meta_ctl_locals", set()).add(py)
             return self.match_kind_store_end(mk if s.init is not None else None, [{"s": "decl", "n": py, "t": t, "init": init}])
         if k == "const":
             t = self.resolve_type(s.type)
