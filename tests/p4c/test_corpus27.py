@@ -1,0 +1,40 @@
+"""Programs of helper corpus27 that p4c refuses in its preprocessor: an ``#include`` among a macro
+call's arguments -- cpp reads the file's tokens into the call, finds no ``)`` before the file ends
+and fails "unterminated argument list invoking macro" at the included file's last line (the end of
+that line); a ``#error`` there runs as anywhere else.  Before, checkmate-p4c refused every directive
+but a conditional among the arguments at the call's line.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from p4c_helpers import p4c_accepts, program
+
+from switch.compiler import P4CompileError, compile_file
+
+_TABLE = "    table t { key = { hdr.h.a : exact; } actions = { NoAction; } }"
+
+
+def test_include_among_arguments_is_unterminated_call_at_included_file_end(tmp_path):
+    (tmp_path / "inc1.h").write_text("@inc(7)\n")
+    src = program(top="#define F2(x) x", locals='    F2(@a(1)\n#include "inc1.h"\n  )\n' + _TABLE,
+                  body="        t.apply();")
+    main = tmp_path / "prog.p4"
+    main.write_text(src)
+    with pytest.raises(P4CompileError) as ei:
+        compile_file(str(main))
+    assert re.match(r'.*inc1\.h:1:8: unterminated argument list invoking macro "F2"', str(ei.value)), str(ei.value)
+    assert p4c_accepts(src, tmp_path) in (None, False)
+
+
+def test_error_among_arguments_runs(tmp_path):
+    src = program(top="#define F2(x) x", locals="    F2(@a(1)\n#error stop here\n  )\n" + _TABLE,
+                  body="        t.apply();")
+    (tmp_path / "prog.p4").write_text(src)
+    with pytest.raises(P4CompileError) as ei:
+        compile_file(str(tmp_path / "prog.p4"))
+    line = src.split("\n").index("#error stop here") + 1
+    assert str(ei.value).startswith(f"{tmp_path}/prog.p4:{line}:") and "#error stop here" in str(ei.value)
+    assert p4c_accepts(src, tmp_path) in (None, False)
