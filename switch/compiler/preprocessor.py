@@ -311,10 +311,10 @@ class Preprocessor:
             joined = 0
             local: list[list[bool]] = []   # conditionals inside a macro call's arguments
             at, call_loc = (pos_file, lineno + pos_delta), Loc(cpp_file, lineno + cpp_delta, 1)
-            done = ""   # (the expansion of the text before a call that a directive in it split off)
+            done, held = "", None   # (the text before a call that a directive in it split off)
             while active:
                 try:
-                    text = done + self.expand(line, call_loc)
+                    text = done + self.expand(line, call_loc, held=held)
                     if local:   # (the call ended inside an #if of its arguments)
                         raise P4CompileError(Loc(file, lineno, 1), "a call of a macro ends inside an #if "
                                                                    "of its arguments (not supported)")
@@ -347,10 +347,14 @@ class Preprocessor:
                         dloc = Loc(file, i + joined + 1, nxt.index("#") + 1)
                         if re.match(r"\s*#\s*(define|undef)\b", nxt) and not (local and not local[-1][0]):
                             # what comes before the open call was expanded before it (cpp reads on)
+                            # and the call keeps the definition its name had (`F(1` / `#undef F` / `)`)
                             cut = self._open_call_start(line)
-                            if cut:
-                                done += self.expand(line[:cut], call_loc)
-                                line = line[cut:]
+                            if cut is not None:
+                                if cut:
+                                    done, line = done + self.expand(line[:cut], call_loc, held=held), line[cut:]
+                                    held = None
+                                name = _IDENT.match(line).group(0)
+                                held = held or (name, self.macros[name])
                         while nxt.rstrip(" \t\f\v").endswith("\\") and i + joined + 1 < len(raw):
                             joined += 1
                             nxt = nxt.rstrip(" \t\f\v")[:-1] + raw[i + joined]
@@ -439,7 +443,8 @@ class Preprocessor:
 
     def _open_call_start(self, text: str) -> int | None:
         """Where the outermost function-like macro call of ``text`` whose ``)`` is missing starts
-        (None: no such call written in ``text``)."""
+        (None: no such call written in ``text``); an object-like macro before an open ``(`` counts
+        (`#define OB F2`, `OB(1`)."""
         i = 0
         while True:
             m = _IDENT.search(text, i)
@@ -449,7 +454,7 @@ class Preprocessor:
                 return None
             j = SKIP_TO_PAREN.match(text, m.end()).end()
             mac = self.macros.get(m.group(0))
-            if mac is None or mac.params is None or not text.startswith("(", j):
+            if mac is None or not text.startswith("(", j):
                 i = m.end()
                 continue
             lvl = 0
@@ -542,11 +547,13 @@ class Preprocessor:
     def defined(self, name: str) -> bool:
         return name in self.macros or name in _BUILTINS
 
-    def expand(self, text: str, loc: Loc, depth: int = 0) -> str:
+    def expand(self, text: str, loc: Loc, depth: int = 0, held=None) -> str:
         """``text`` with its macros expanded, rescanned until none is left.  The expansions are
         bracketed by :data:`~.cpp_tokens.MARK` s (removed by :func:`~.cpp_tokens.unmark`); a name
-        pinned to a line (:meth:`_pin`) gives __LINE__, and its body's names, that line."""
-        if depth > 32 or not (self.macros or "__" in text):
+        pinned to a line (:meth:`_pin`) gives __LINE__, and its body's names, that line; ``held``
+        is (name, Macro) of a call at the text's start whose definition a directive among its
+        arguments changed."""
+        if depth > 32 or not (self.macros or held or "__" in text):
             return text
         out, pos, changed, skip = [], 0, False, 0
         for m in _IDENT.finditer(text):
@@ -565,7 +572,7 @@ class Preprocessor:
             if in_literal(text, m.start()) or (m.start() > 0 and text[m.start() - 1].isalnum()) \
                     or re.search(r"\bdefined\s*\(?\s*$", text[:m.start()]) or name in context:
                 continue
-            mac = self.macros.get(name)
+            mac = held[1] if held and m.start() == 0 and name == held[0] else self.macros.get(name)
             if mac is None:
                 b = self.builtin(name, loc if pin is None else Loc(loc.file, pin, loc.col))
                 if b is not None:
