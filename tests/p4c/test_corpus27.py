@@ -2,7 +2,9 @@
 call's arguments -- cpp reads the file's tokens into the call, finds no ``)`` before the file ends
 and fails "unterminated argument list invoking macro" at the included file's last line (the end of
 that line); a ``#error`` there runs as anywhere else.  Before, checkmate-p4c refused every directive
-but a conditional among the arguments at the call's line.
+but a conditional among the arguments at the call's line.  And a control with no apply block
+(RARE-bmv2's 00-unit-labs/0008-vlan/p4src/vlan-operation.p4): p4c's grammar fails at the control's
+closing ``}`` ("syntax error, unexpected }"); checkmate-p4c named the control's line.
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import re
 
 import pytest
 
-from p4c_helpers import p4c_accepts, program
+from p4c_helpers import assert_refused_as_p4c, p4c_accepts, program
 
 from switch.compiler import P4CompileError, compile_file
 
@@ -38,3 +40,28 @@ def test_error_among_arguments_runs(tmp_path):
     line = src.split("\n").index("#error stop here") + 1
     assert str(ei.value).startswith(f"{tmp_path}/prog.p4:{line}:") and "#error stop here" in str(ei.value)
     assert p4c_accepts(src, tmp_path) in (None, False)
+
+
+_NO_APPLY = """#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; }
+struct headers { h_t h; }
+struct metadata { }
+parser P(packet_in p, out headers hdr, inout metadata m, inout standard_metadata_t sm) {
+    state start { p.extract(hdr.h); transition accept; } }
+control V(inout headers hdr, inout metadata m) { apply { } }
+control I(inout headers hdr,
+    inout metadata m,
+    inout standard_metadata_t sm) {
+    action a() { }
+
+}  // no apply
+control E(inout headers hdr, inout metadata m, inout standard_metadata_t sm) { apply { } }
+control C(inout headers hdr, inout metadata m) { apply { } }
+control D(packet_out p, in headers hdr) { apply { p.emit(hdr.h); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"""
+
+
+def test_control_without_apply_block_fails_at_its_closing_brace(tmp_path):
+    assert_refused_as_p4c(_NO_APPLY, "}  // no apply", r"apply block", tmp_path)
