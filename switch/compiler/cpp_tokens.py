@@ -40,6 +40,7 @@ TAGS = re.compile(r"\x04[\d.!]*\x05")
 #: blanks, marks, pins and contexts between a function-like macro's name and its ``(``
 SKIP_TO_PAREN = re.compile(r"(?:[ \t\n]|\x02|\x01\d+\x01|\x04[\d.!]*\x05)*")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_VA_OPT = re.compile(r"__VA_OPT__[ \t]*\(")
 _PARAM_STRING = re.compile(r"#\s*([A-Za-z_][A-Za-z0-9_]*)")
 PP_NUMBER = re.compile(r"\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*")
 _PASTE_AFTER = re.compile(r"(?:\x01\d+\x01)?(?:\x04[\d.]*\x05)?[ \t\x02]*##")
@@ -270,3 +271,22 @@ def substitute(body: str, raw: dict, expanded) -> str:
             i += 1
     res = "".join(out)
     return _PASTE.sub("", res) if "##" in res else res
+
+
+def va_opt(body: str, present: bool) -> str:
+    """A variadic macro's body with each ``__VA_OPT__(x)`` made ``x`` where the variable arguments
+    have tokens and nothing where they have none (GCC 12's cpp, which p4c runs, has it)."""
+    out, i = [], 0
+    while True:
+        m = _VA_OPT.search(body, i)
+        if m is None:
+            return "".join(out) + body[i:]
+        depth, j = 1, m.end()
+        while j < len(body) and depth:
+            if body[j] in "\"'":
+                j = literal_end(body, j)
+                continue
+            depth += (body[j] == "(") - (body[j] == ")")
+            j += 1
+        out += [body[i:m.start()], body[m.end():j - 1] if present else ""]
+        i = j

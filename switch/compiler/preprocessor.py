@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from .cpp_tokens import (CONTEXT, END, MARK, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
-                         literal_end, substitute, unmark)
+                         literal_end, substitute, unmark, va_opt)
 from .cpp_if import evaluate
 from .errors import Loc, P4CompileError
 
@@ -118,7 +118,7 @@ def _lines_inside_string(text: str) -> set[int]:
 #: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is
 #: passed through to p4c's lexer, which skips it
 _CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "import", "if", "ifdef",
-                             "ifndef", "elif", "else", "endif", "line", "error", "warning", "pragma",
+                             "ifndef", "elif", "elifdef", "elifndef", "else", "endif", "line", "error", "warning", "pragma",
                              "ident", "sccs", "assert", "unassert"})
 
 def _lines_ending_in_comment(text: str) -> set[int]:
@@ -275,13 +275,13 @@ class Preprocessor:
                     cond = self._eval(rest, loc) if active else False
                     stack.append([active and cond, cond, active, False, loc])
                     active = active and cond
-                elif d == "elif":
+                elif d in ("elif", "elifdef", "elifndef"):
                     if not stack:
-                        raise P4CompileError(loc, "#elif without #if")
+                        raise P4CompileError(loc, f"#{d} without #if")
                     top = stack[-1]
                     if top[3]:
-                        raise P4CompileError(loc, "#elif after #else")
-                    cond = (not top[1]) and top[2] and self._eval(rest, loc)
+                        raise P4CompileError(loc, f"#{d} after #else")
+                    cond = (not top[1]) and top[2] and self._elif(d, rest, loc)
                     top[0] = cond
                     top[1] = top[1] or cond
                     active = cond
@@ -504,20 +504,29 @@ class Preprocessor:
         elif d == "if":
             cond = self._eval(rest, loc) if act else False
             local.append([act and cond, cond, act, False])
-        elif d in ("elif", "else", "endif") and local:
+        elif d in ("elif", "elifdef", "elifndef", "else", "endif") and local:
             top = local[-1]
             if d == "endif":
                 local.pop()
             elif top[3]:
                 raise P4CompileError(loc, f"#{d} after #else")
-            elif d == "elif":
-                cond = (not top[1]) and top[2] and self._eval(rest, loc)
+            elif d != "else":
+                cond = (not top[1]) and top[2] and self._elif(d, rest, loc)
                 top[0], top[1] = cond, top[1] or cond
             else:
                 top[3], top[0], top[1] = True, top[2] and not top[1], True
         else:
             return False
         return True
+
+    def _elif(self, d: str, rest: str, loc: Loc) -> bool:
+        """The condition of ``#elif rest``, or of ``#elifdef NAME`` / ``#elifndef NAME`` (GCC 12's
+        cpp, which p4c runs, has them)."""
+        if d == "elif":
+            return self._eval(rest, loc)
+        if not rest:
+            raise P4CompileError(loc, f"#{d} needs a macro name")
+        return self.defined(rest.split()[0]) == (d == "elifdef")
 
     def builtin(self, name: str, loc: Loc) -> str | None:
         """cpp's predefined macros that p4c's ``cc -E`` has (probed with ``#ifdef``): ``__LINE__``,
@@ -612,7 +621,7 @@ class Preprocessor:
             args = [self._outside(a.strip(" \t\n"), popped) for a in args]
             if args == [""] and not mac.params:
                 args = []
-            params = list(mac.params)
+            params, body = list(mac.params), mac.body
             if params and params[-1].endswith("..."):   # variadic: `...` is __VA_ARGS__, `rest...` is rest
                 va = params[-1][:-3].strip() or "__VA_ARGS__"
                 fixed = len(params) - 1
@@ -620,6 +629,7 @@ class Preprocessor:
                     raise P4CompileError(loc, f"macro {name} takes at least {fixed} argument(s), got {len(args)}")
                 args = args[:fixed] + [", ".join(args[fixed:])]
                 params[-1] = va
+                body = va_opt(mac.body, bool(args[-1]))
             if len(args) != len(params):
                 raise P4CompileError(loc, f"macro {name} takes {len(params)} argument(s), got {len(args)}")
             raw, done = dict(zip(params, args)), {}
@@ -628,7 +638,7 @@ class Preprocessor:
                 if p not in done:
                     done[p] = self.expand(raw[p], loc, depth + 1)
                 return done[p]
-            body = self._body(mac.body, name, pin, context.difference(popped), params)
+            body = self._body(body, name, pin, context.difference(popped), params)
             out += [text[pos:m.start()], MARK + substitute(body, raw, expanded) + MARK + self._end(name)]
             pos = k + 1
             changed = True
