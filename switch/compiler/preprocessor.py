@@ -406,7 +406,9 @@ class Preprocessor:
         the line number the next line gets and the file it names (None: unchanged)."""
         if d in ("include", "include_next", "import"):
             m2 = re.match(r'(<([^>]+)>|"([^"]+)")', rest)
-            if not m2:   # `#include NAME`: cpp expands the macros first
+            if m2:   # (cpp names a file it cannot find at the file's name)
+                loc = Loc(loc.file, loc.line, line.find(m2.group(1), line.find("#")) + 1)
+            else:    # `#include NAME`: cpp expands the macros first
                 m2 = re.match(r'(<([^>]+)>|"([^"]+)")', unmark(self.expand(rest, loc)).strip())
             if not m2:
                 raise P4CompileError(loc, f"#include expects <file> or \"file\", got {rest!r}")

@@ -65,3 +65,16 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
 
 def test_control_without_apply_block_fails_at_its_closing_brace(tmp_path):
     assert_refused_as_p4c(_NO_APPLY, "}  // no apply", r"apply block", tmp_path)
+
+
+def test_include_not_found_at_the_file_names_column(tmp_path):
+    """RARE-bmv2's vlan-operation.p4: `#include <include/ethertype.p4>` (no -I): cpp names the file's
+    name, 10:10 there (checkmate-p4c named the `#`)."""
+    src = program(top="#include <include/nothere.p4>")
+    main = tmp_path / "prog.p4"
+    main.write_text(src)
+    with pytest.raises(P4CompileError) as ei:
+        compile_file(str(main))
+    line = src.split("\n").index("#include <include/nothere.p4>") + 1
+    assert str(ei.value).startswith(f"{main}:{line}:10: cannot find include file"), str(ei.value)
+    assert p4c_accepts(src, tmp_path) in (None, False)
