@@ -365,6 +365,7 @@ class Preprocessor:
                         if moved != "#":   # `#line N "f"`
                             cpp_delta = pos_delta = moved[0] - (i + joined + 1)
                             cpp_file, pos_file = (moved[1], moved[1]) if moved[1] is not None else (cpp_file, pos_file)
+                            call_loc = Loc(cpp_file, call_loc.line, 1)   # (__FILE__: the file where the call ends)
                             continue
                         # no directive (`#foo`, p4c's cpp runs in assembler mode): its `#` separates
                         # the arguments as a `,` does

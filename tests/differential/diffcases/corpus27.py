@@ -34,7 +34,8 @@ CASES.append(case("corpus27_call_arguments_run_past_the_macro_that_brought_it", 
 # (p4c's cpp runs in assembler mode) separates arguments as a `,` does (`G(1` / `#hdr.h.a +` / `2)`
 # is `G(1, hdr.h.a + 2)`); the call itself keeps the definition its name had (`R(1` / `#define R(x)
 # [x]` / `R(2))` is `(1 [2])`, `#undef R` likewise); checkmate-p4c refused them all ("unterminated
-# argument list" at the call)
+# argument list" at the call); __FILE__ is the file's name where the call ends (`#line 300 "x.p4"`
+# among the arguments renames it for both)
 CASES.append(case("corpus27_directives_inside_call_arguments", CAT, program(
     "        t.apply();\n        hdr.h.b = F2(Q\n#define Q 6\n        + Q);\n"
     "        hdr.h.a = G(1\n#hdr.h.a +\n        2) + F2(__LINE__\n#line 200\n + __LINE__);\n",
@@ -42,6 +43,7 @@ CASES.append(case("corpus27_directives_inside_call_arguments", CAT, program(
     ingress_decls="    @a(F2(\n#define Q2 7\nQ Q2)) @b(F2(\n#undef Q2\nQ2)) @c(F2(1\n#pragma foo\n2))"
                   " @d(F2(1\n#warning hi\n  2)) @e(F2(1\n#\n2)) @f(F2(1\n#define Q3(x) \\\n x+1\n Q3(2)))\n"
                   "    @g(R(1\n#define R(x) [x]\nR(2))) @h(R(3\n#undef R\nR(4)))\n"
+                  "    @fl(F2(__FILE__\n#line 300 \"renamed.p4\"\n__FILE__))\n"
                   + _TABLE)))
 
 # p4c runs the system's cpp (GCC 12 here), which has C2x's `__VA_OPT__(x)` (x where the variable
