@@ -585,6 +585,14 @@ class Preprocessor:
                     or re.search(r"\bdefined\s*\(?\s*$", text[:m.start()]) or name in context:
                 continue
             mac = held[1] if held and m.start() == 0 and name == held[0] else self.macros.get(name)
+            if mac is None and name == "_Pragma":   # cpp runs `_Pragma("...")`; p4c sees a line marker
+                j = SKIP_TO_PAREN.match(text, end).end()
+                k = SKIP_TO_PAREN.match(text, j + 1).end() if text.startswith("(", j) else j
+                k = SKIP_TO_PAREN.match(text, literal_end(text, k)).end() if text.startswith('"', k) else k
+                if text.startswith(")", k):
+                    out += [text[pos:m.start()], MARK + MARK]
+                    pos = k + 1
+                continue
             if mac is None:
                 b = self.builtin(name, loc if pin is None else Loc(loc.file, pin, loc.col))
                 if b is not None:

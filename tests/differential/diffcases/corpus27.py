@@ -47,15 +47,16 @@ CASES.append(case("corpus27_directives_inside_call_arguments", CAT, program(
                   + _TABLE)))
 
 # p4c runs the system's cpp (GCC 12 here), which has C2x's `__VA_OPT__(x)` (x where the variable
-# arguments have tokens) and `#elifdef`/`#elifndef`; checkmate-p4c left `__VA_OPT__(x)` in the text
-# (a call of an unknown function) and passed `#elifndef` through as no directive, so both of its
+# arguments have tokens), `_Pragma("...")` (run; a line marker is printed where it stood, which p4c's
+# lexer takes) and `#elifdef`/`#elifndef`; checkmate-p4c left `__VA_OPT__(x)` and `_Pragma(..)` in the
+# text (calls of unknown functions) and passed `#elifndef` through as no directive, so both of its
 # branches were compiled
-CASES.append(case("corpus27_gcc12_va_opt_and_elifdef", CAT, program(
-    "        t.apply();\n        hdr.h.b = SUM(3, 4) + SUM(5) + SEL;\n",
+CASES.append(case("corpus27_gcc12_va_opt_pragma_operator_elifdef", CAT, program(
+    "        t.apply();\n        hdr.h.b = SUM(3, 4) + SUM(5) + SEL;\n        hdr.h.a = PR + _Pragma(\"x\") 1;\n",
     top="#define SUM(a, ...) (a __VA_OPT__(+ __VA_ARGS__))\n#define V(...) [__VA_OPT__(x) __VA_ARGS__]\n"
-        "#ifdef NOPE\n#define SEL 1\n#elifdef SUM\n#define SEL 2\n#endif\n"
+        "#define PR _Pragma(\"foo\") 5\n#ifdef NOPE\n#define SEL 1\n#elifdef SUM\n#define SEL 2\n#endif\n"
         "#ifdef SUM\n#define SEL2 3\n#elifndef SUM\n#define SEL2 4\n#endif\n",
-    ingress_decls="    @va(V() V(1) V(1, 2)) @sel(SEL SEL2)\n" + _TABLE)))
+    ingress_decls="    @va(V() V(1) V(1, 2)) @sel(SEL SEL2) @pr(PR _Pragma(\"x\") 6)\n" + _TABLE)))
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
