@@ -15,6 +15,10 @@ would lose:
   on, for the later lines of a macro call (cpp's ``__LINE__`` is the line of the token, or, inside
   a macro's body, of the macro's name: ``M(`` / `` L)`` gives the argument ``L``'s line and the
   body's ``L`` the call's line); :data:`PIN` is stripped from the output.
+* a context (``\x04N.M\x05`` after a macro name in a body) names the macros whose expansion the
+  name came from (it is never expanded inside its own), an end (``\x04!N\x05`` after an expansion)
+  where macro ``N``'s expansion stops: a call whose arguments run past it (``f(2)(9)`` with
+  ``#define f(a) a*g``) is expanded outside that macro's context, as cpp pops it.
 * the lines of such a call are joined with ``\\n`` (:func:`join_segment` normalises each): a ``"``
   or ``'`` that does not close on its line is, for cpp, one token running to the end of the line
   (``-x assembler-with-cpp``), so a string written over several lines as a macro's argument is
@@ -28,13 +32,19 @@ MARK = "\x02"
 PIN = re.compile(r"\x01(\d+)\x01")
 #: the macros whose expansion a name came from (numbers of Preprocessor.context_id), after its pin
 CONTEXT = re.compile(r"\x04([\d.]*)\x05")
+#: where a macro's expansion ends (its number after the ``!``): a call whose arguments run past it
+#: is outside that macro's context (cpp pops it while it collects them)
+END = re.compile(r"\x04!(\d+)\x05")
+#: a :data:`CONTEXT` or an :data:`END`
+TAGS = re.compile(r"\x04[\d.!]*\x05")
 #: blanks, marks, pins and contexts between a function-like macro's name and its ``(``
-SKIP_TO_PAREN = re.compile(r"(?:[ \t\n]|\x02|\x01\d+\x01|\x04[\d.]*\x05)*")
+SKIP_TO_PAREN = re.compile(r"(?:[ \t\n]|\x02|\x01\d+\x01|\x04[\d.!]*\x05)*")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_VA_OPT = re.compile(r"__VA_OPT__[ \t]*\(")
 _PARAM_STRING = re.compile(r"#\s*([A-Za-z_][A-Za-z0-9_]*)")
 PP_NUMBER = re.compile(r"\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*")
 _PASTE_AFTER = re.compile(r"(?:\x01\d+\x01)?(?:\x04[\d.]*\x05)?[ \t\x02]*##")
-_PASTE = re.compile(r"(?:\x01\d+\x01|\x04[\d.]*\x05|[\x02 \t\n])*##[\x02 \t\n]*")
+_PASTE = re.compile(r"(?:\x01\d+\x01|\x04[\d.!]*\x05|[\x02 \t\n])*##[\x02 \t\n]*")
 _PUNCT = sorted("%:%: ... <<= >>= ->* ## -> ++ -- << >> <= >= == != && || += -= *= /= %= &= |= ^= :: .* "
                 "<: :> <% %> %:".split(), key=len, reverse=True)
 _EQ_PASTE = frozenset(["=", "!", ">", "<", "+", "-", "*", "/", "%", "&", "|", "^", ">>", "<<"])
@@ -95,11 +105,11 @@ def avoid_paste(a: str, a_text: str, b: str, b_text: str) -> bool:
 
 
 def unmark(text: str) -> str:
-    """``text`` with its :data:`PIN` s and :data:`CONTEXT` s dropped, its :data:`MARK` s removed
+    """``text`` with its :data:`PIN` s, :data:`CONTEXT` s and :data:`END` s dropped, its :data:`MARK` s removed
     and a space where cpp prints one at such a boundary (no blank there in the source and
     :func:`avoid_paste`)."""
     if "\x01" in text or "\x04" in text:
-        text = CONTEXT.sub("", PIN.sub("", text))
+        text = TAGS.sub("", PIN.sub("", text))
     if MARK not in text:
         return text
     out, i, n = [], 0, len(text)
@@ -205,7 +215,7 @@ def cpp_respace(line: str, in_comment: bool) -> tuple[str, bool]:
 def stringify(arg: str) -> str:
     """cpp's ``#param``: the argument's text, blanks at its ends dropped and every run of blanks
     between its tokens one space, in quotes; ``"`` and ``\\`` escaped inside its literals only."""
-    arg = CONTEXT.sub("", PIN.sub("", arg)).replace(MARK, "")
+    arg = TAGS.sub("", PIN.sub("", arg)).replace(MARK, "")
     out, i, n, space = [], 0, len(arg), False
     while i < n:
         c = arg[i]
@@ -261,3 +271,22 @@ def substitute(body: str, raw: dict, expanded) -> str:
             i += 1
     res = "".join(out)
     return _PASTE.sub("", res) if "##" in res else res
+
+
+def va_opt(body: str, present: bool) -> str:
+    """A variadic macro's body with each ``__VA_OPT__(x)`` made ``x`` where the variable arguments
+    have tokens and nothing where they have none (GCC 12's cpp, which p4c runs, has it)."""
+    out, i = [], 0
+    while True:
+        m = _VA_OPT.search(body, i)
+        if m is None:
+            return "".join(out) + body[i:]
+        depth, j = 1, m.end()
+        while j < len(body) and depth:
+            if body[j] in "\"'":
+                j = literal_end(body, j)
+                continue
+            depth += (body[j] == "(") - (body[j] == ")")
+            j += 1
+        out += [body[i:m.start()], body[m.end():j - 1] if present else ""]
+        i = j

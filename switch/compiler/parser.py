@@ -458,7 +458,9 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
             self.expect("{")
             locals_ = []
             body = None
-            while not self.at("}"):
+            while body is None or not self.at("}"):
+                if self.at("}"):   # p4c's grammar: a control ends with its apply block
+                    raise self.err(f"an apply block (control {name.text} has none)")
                 lannos = self.annotations()
                 if self.at("apply"):
                     self.next()
@@ -468,8 +470,6 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
                     continue
                 locals_.append(self.local_decl(lannos))
             self.expect("}")
-        if body is None:
-            raise P4CompileError(name.loc, f"control {name.text} has no apply block")
         return Node("control", name.loc, name=name.text, params=params, ctor_params=ctor,
                     locals=locals_, body=body, annos=annos, tparams=tparams)
 

@@ -8,8 +8,12 @@ a macro expanded are those of the expanded text).
 
 Macros expand as cpp's tokens would (:mod:`.cpp_tokens`): arguments are expanded before they go
 into a body (not under ``#``/``##``), a name is never expanded inside its own expansion, expansion
-boundaries get cpp's avoid-paste spaces, and the later lines of a macro call keep their own
-``__LINE__`` and end an open ``"`` with the line.
+boundaries get cpp's avoid-paste spaces, a call whose arguments run past the expansion that
+brought its name is expanded outside that expansion's context, and the later lines of a macro call
+keep their own ``__LINE__`` and end an open ``"`` with the line.  Directives among a call's
+arguments run as cpp runs them (``_arg_directive``): the arguments are expanded when the call ends,
+the text before the call when a ``#define``/``#undef`` in it comes.  ``#if`` arithmetic is
+:mod:`.cpp_if`.
 
 ``<core.p4>`` and ``<v1model.p4>`` always resolve to this package's own declaration
 files (``include/``), which describe the v1model architecture the target implements.
@@ -20,13 +24,15 @@ import os
 import re
 from dataclasses import dataclass
 
-from .cpp_tokens import (CONTEXT, MARK, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
-                         literal_end, substitute, unmark)
+from .cpp_tokens import (CONTEXT, END, MARK, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
+                         literal_end, substitute, unmark, va_opt)
+from .cpp_if import evaluate
 from .errors import Loc, P4CompileError
 
 BUILTIN_DIR = os.path.join(os.path.dirname(__file__), "include")
 BUILTIN_HEADERS = {"core.p4", "v1model.p4"}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME_CONTEXT = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(\x01\d+\x01)?\x04([\d.]*)\x05")
 _MAX_INCLUDE_DEPTH = 32
 _UNTERMINATED = "unterminated argument list invoking macro"
 
@@ -112,7 +118,7 @@ def _lines_inside_string(text: str) -> set[int]:
 #: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is
 #: passed through to p4c's lexer, which skips it
 _CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "import", "if", "ifdef",
-                             "ifndef", "elif", "else", "endif", "line", "error", "warning", "pragma",
+                             "ifndef", "elif", "elifdef", "elifndef", "else", "endif", "line", "error", "warning", "pragma",
                              "ident", "sccs", "assert", "unassert"})
 
 def _lines_ending_in_comment(text: str) -> set[int]:
@@ -145,78 +151,9 @@ def _lines_ending_in_comment(text: str) -> set[int]:
     return out
 
 
-def _last_comma_operand(e: str) -> str:
-    """``e`` with C's comma operator evaluated: each ``a, b`` (at the top level and inside every
-    parenthesis) is its last operand (a #if expression has no side effects)."""
-    parts, cur, depth = [], [], 0
-    for ch in e:
-        depth += (ch == "(") - (ch == ")")
-        if ch == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    last = "".join(cur)
-    out, i = [], 0
-    while i < len(last):   # the same inside each top-level parenthesis
-        if last[i] == "(":
-            depth, j = 0, i
-            while j < len(last):
-                depth += (last[j] == "(") - (last[j] == ")")
-                if depth == 0:
-                    break
-                j += 1
-            out.append("(" + _last_comma_operand(last[i + 1:j]) + ")")
-            i = j + 1
-        else:
-            out.append(last[i])
-            i += 1
-    return "".join(out)
-
-
 #: cpp's predefined macros p4c's preprocessor (``cc -E``) defines (Preprocessor.builtin)
 _BUILTINS = frozenset({"__LINE__", "__FILE__", "__COUNTER__", "__STDC__", "__DATE__", "__TIME__", "__BASE_FILE__",
                        "__FILE_NAME__", "__INCLUDE_LEVEL__", "__ASSEMBLER__", "__STDC_HOSTED__"})
-
-
-def _c_conditional(e: str) -> str:
-    """C's ``c ? a : b`` (lowest precedence, right-associative) as Python's ``(a if c else b)``,
-    over a whole #if expression or a parenthesised part of it."""
-    if "?" not in e:
-        return e
-    # innermost parentheses first
-    while True:
-        m = re.search(r"\(([^()]*\?[^()]*)\)", e)
-        if not m:
-            break
-        e = e[:m.start()] + "(" + _c_conditional_flat(m.group(1)) + ")" + e[m.end():]
-    return _c_conditional_flat(e)
-
-
-def _c_conditional_flat(e: str) -> str:
-    """``c ? a : b`` with no parentheses left around a ``?``: split at the first ``?`` and the
-    ``:`` that matches it (the rest is right-associative)."""
-    q = e.find("?")
-    if q < 0 or "(" in e[:q] and e[:q].count("(") != e[:q].count(")"):
-        return e
-    depth, i = 0, q + 1
-    nest = 0
-    while i < len(e):
-        c = e[i]
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "?" and depth == 0:
-            nest += 1
-        elif c == ":" and depth == 0:
-            if nest == 0:
-                break
-            nest -= 1
-        i += 1
-    if i >= len(e):
-        return e
-    return f"(({_c_conditional_flat(e[q + 1:i])}) if ({e[:q]}) else ({_c_conditional_flat(e[i + 1:])}))"
 
 
 class Preprocessor:
@@ -338,13 +275,13 @@ class Preprocessor:
                     cond = self._eval(rest, loc) if active else False
                     stack.append([active and cond, cond, active, False, loc])
                     active = active and cond
-                elif d == "elif":
+                elif d in ("elif", "elifdef", "elifndef"):
                     if not stack:
-                        raise P4CompileError(loc, "#elif without #if")
+                        raise P4CompileError(loc, f"#{d} without #if")
                     top = stack[-1]
                     if top[3]:
-                        raise P4CompileError(loc, "#elif after #else")
-                    cond = (not top[1]) and top[2] and self._eval(rest, loc)
+                        raise P4CompileError(loc, f"#{d} after #else")
+                    cond = (not top[1]) and top[2] and self._elif(d, rest, loc)
                     top[0] = cond
                     top[1] = top[1] or cond
                     active = cond
@@ -363,60 +300,27 @@ class Preprocessor:
                         raise P4CompileError(loc, "#endif without #if")
                     stack.pop()
                     active = stack[-1][0] if stack else True
-                elif not active:
-                    pass
-                elif d in ("include", "include_next", "import"):
-                    m2 = re.match(r'(<([^>]+)>|"([^"]+)")', rest)
-                    if not m2:   # `#include NAME`: cpp expands the macros first
-                        m2 = re.match(r'(<([^>]+)>|"([^"]+)")', unmark(self.expand(rest, loc)).strip())
-                    if not m2:
-                        raise P4CompileError(loc, f"#include expects <file> or \"file\", got {rest!r}")
-                    angle = m2.group(2) is not None
-                    target = self._resolve(m2.group(2) or m2.group(3), angle, here, loc)
-                    key = os.path.abspath(target)
-                    if key not in self.once:
-                        if os.path.basename(target) in BUILTIN_HEADERS and target.startswith(BUILTIN_DIR):
-                            self.once.add(key)
-                        self._file(target, depth + 1)
-                elif d == "define":
-                    m2 = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(\(([^)]*)\))?\s*(.*)$", rest)
-                    if not m2:
-                        raise P4CompileError(loc, f"malformed #define {rest!r}")
-                    params = None
-                    if m2.group(2) is not None:
-                        params = [p.strip() for p in m2.group(3).split(",") if p.strip()]
-                    body_col = line.find(m2.group(4).strip(), line.find(m2.group(1)) + len(m2.group(1))) + 1 \
-                        if m2.group(4).strip() else len(line.rstrip()) + 1
-                    self.macros[m2.group(1)] = Macro(params, m2.group(4).strip(), Loc(file, lineno, body_col))
-                elif d == "undef":
-                    self.macros.pop(rest.split()[0] if rest else "", None)
-                elif d == "error":
-                    raise P4CompileError(loc, f"#error {rest}")
-                elif d == "pragma" and rest.split()[:1] == ["once"]:
-                    self.once.add(os.path.abspath(file))   # cpp: this file is not read again
-                elif d in ("pragma", "warning", "ident", "sccs", "assert", "unassert"):
-                    pass
-                elif d == "line":
-                    m2 = re.match(r'(\d+)(\s+"([^"]*)")?', unmark(self.expand(rest, loc)).strip())
-                    if not m2 or int(m2.group(1)) == 0:
-                        raise P4CompileError(loc, f"{rest.split()[0] if rest else 'nothing'!r} after #line "
-                                                  "is not a positive integer")
-                    cpp_delta = pos_delta = int(m2.group(1)) - (lineno + 1)
-                    if m2.group(3) is not None:
-                        cpp_file = pos_file = m2.group(3)
+                elif active:
+                    moved = self._directive(d, rest, loc, line, here, depth)
+                    if moved is not None:   # `#line N "f"`
+                        cpp_delta = pos_delta = moved[0] - (lineno + 1)
+                        if moved[1] is not None:
+                            cpp_file = pos_file = moved[1]
                 self.out.append(Line(pos_file, lineno + pos_delta, ""))
                 continue
             joined = 0
             local: list[list[bool]] = []   # conditionals inside a macro call's arguments
+            at, call_loc = (pos_file, lineno + pos_delta), Loc(cpp_file, lineno + cpp_delta, 1)
+            done, held = "", None   # (the text before a call that a directive in it split off)
             while active:
                 try:
-                    text = self.expand(line, Loc(cpp_file, lineno + cpp_delta, 1))
+                    text = done + self.expand(line, call_loc, held=held)
                     if local:   # (the call ended inside an #if of its arguments)
                         raise P4CompileError(Loc(file, lineno, 1), "a call of a macro ends inside an #if "
                                                                    "of its arguments (not supported)")
                     # (in the expansion: `#define G FN` then `G` / `(5)` calls FN, cpp reads on)
                     tail = re.search(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(?:\x01\d+\x01)?(?:\x04([\d.]*)\x05)?"
-                                     r"\x02*\s*$", text)
+                                     r"(?:\x02|\x04!\d+\x05)*\s*$", text)
                     if tail and tail.group(2) and tail.group(1) in self._context_names(tail.group(2)):
                         tail = None
                     if not (tail and (self.macros.get(tail.group(1)) or Macro(None, "")).params is not None
@@ -437,14 +341,37 @@ class Preprocessor:
                                              f'{_UNTERMINATED} "{tail.group(1)}"') from None
                     nxt = raw[i + joined]
                     if nxt.lstrip().startswith("#") and orig[i + joined].lstrip().startswith("#"):
-                        # cpp runs the conditional directives among a call's arguments
-                        # (`F(` / `#ifdef X` / `1` / `#else` / `2` / `#endif` / `)`)
+                        # cpp runs the directives among a call's arguments (`F(` / `#ifdef X` / `1` /
+                        # `#else` / `2` / `#endif` / `)`; `F(Q` / `#define Q 7` / `Q)` is `[7 7]`:
+                        # the arguments are expanded when the call ends)
                         dloc = Loc(file, i + joined + 1, nxt.index("#") + 1)
-                        if not self._arg_conditional(nxt.strip(), local, dloc):
-                            raise
+                        if re.match(r"\s*#\s*(define|undef)\b", nxt) and not (local and not local[-1][0]):
+                            # what comes before the open call was expanded before it (cpp reads on)
+                            # and the call keeps the definition its name had (`F(1` / `#undef F` / `)`)
+                            cut = self._open_call_start(line)
+                            if cut is not None:
+                                if cut:
+                                    done, line = done + self.expand(line[:cut], call_loc, held=held), line[cut:]
+                                    held = None
+                                name = _IDENT.match(line).group(0)
+                                held = held or (name, self.macros[name])
+                        while nxt.rstrip(" \t\f\v").endswith("\\") and i + joined + 1 < len(raw):
+                            joined += 1
+                            nxt = nxt.rstrip(" \t\f\v")[:-1] + raw[i + joined]
+                        moved = self._arg_directive(nxt, local, dloc, here, depth, err.message)
                         joined += 1
-                        continue
-                    if local and not local[-1][0]:   # a line of a branch not taken
+                        if moved is None:
+                            continue
+                        if moved != "#":   # `#line N "f"`
+                            cpp_delta = pos_delta = moved[0] - (i + joined + 1)
+                            cpp_file, pos_file = (moved[1], moved[1]) if moved[1] is not None else (cpp_file, pos_file)
+                            call_loc = Loc(cpp_file, call_loc.line, 1)   # (__FILE__: the file where the call ends)
+                            continue
+                        # no directive (`#foo`, p4c's cpp runs in assembler mode): its `#` separates
+                        # the arguments as a `,` does
+                        joined -= 1
+                        nxt = nxt.replace("#", ",", 1)
+                    elif local and not local[-1][0]:   # a line of a branch not taken
                         joined += 1
                         continue
                     # the line's tokens as cpp reads them into the call (cpp_tokens.join_segment), its
@@ -466,14 +393,106 @@ class Preprocessor:
                 text, in_comment = cpp_respace(text, in_comment)
             else:
                 in_comment = False
-            self.out.append(Line(pos_file, lineno + pos_delta, text if active else ""))
+            self.out.append(Line(*at, text if active else ""))
             # the lines a `\` spliced in or a macro call took are empty lines in cpp's output (a string
             # written over several lines keeps their newlines)
             for k in range(spliced + joined):
-                self.out.append(Line(pos_file, lineno + pos_delta + 1 + k, ""))
+                self.out.append(Line(at[0], at[1] + 1 + k, ""))
             i += joined
         if stack:   # (cpp names the #if left open: errs22 probe c_def_unterminated_if)
             raise P4CompileError(stack[-1][4], "unterminated #if (missing #endif)")
+
+    def _directive(self, d: str, rest: str, loc: Loc, line: str, here: str, depth: int):
+        """Run the directive ``#d rest`` (not a conditional) of ``line`` at ``loc``; for ``#line``
+        the line number the next line gets and the file it names (None: unchanged)."""
+        if d in ("include", "include_next", "import"):
+            m2 = re.match(r'(<([^>]+)>|"([^"]+)")', rest)
+            if m2:   # (cpp names a file it cannot find at the file's name)
+                loc = Loc(loc.file, loc.line, line.find(m2.group(1), line.find("#")) + 1)
+            else:    # `#include NAME`: cpp expands the macros first
+                m2 = re.match(r'(<([^>]+)>|"([^"]+)")', unmark(self.expand(rest, loc)).strip())
+            if not m2:
+                raise P4CompileError(loc, f"#include expects <file> or \"file\", got {rest!r}")
+            angle = m2.group(2) is not None
+            target = self._resolve(m2.group(2) or m2.group(3), angle, here, loc)
+            key = os.path.abspath(target)
+            if key not in self.once:
+                if os.path.basename(target) in BUILTIN_HEADERS and target.startswith(BUILTIN_DIR):
+                    self.once.add(key)
+                self._file(target, depth + 1)
+        elif d == "define":
+            m2 = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(\(([^)]*)\))?\s*(.*)$", rest)
+            if not m2:
+                raise P4CompileError(loc, f"malformed #define {rest!r}")
+            params = None
+            if m2.group(2) is not None:
+                params = [p.strip() for p in m2.group(3).split(",") if p.strip()]
+            body_col = line.find(m2.group(4).strip(), line.find(m2.group(1)) + len(m2.group(1))) + 1 \
+                if m2.group(4).strip() else len(line.rstrip()) + 1
+            self.macros[m2.group(1)] = Macro(params, m2.group(4).strip(), Loc(loc.file, loc.line, body_col))
+        elif d == "undef":
+            self.macros.pop(rest.split()[0] if rest else "", None)
+        elif d == "error":
+            raise P4CompileError(loc, f"#error {rest}")
+        elif d == "pragma" and rest.split()[:1] == ["once"]:
+            self.once.add(os.path.abspath(loc.file))   # cpp: this file is not read again
+        elif d == "line":
+            m2 = re.match(r'(\d+)(\s+"([^"]*)")?', unmark(self.expand(rest, loc)).strip())
+            if not m2 or int(m2.group(1)) == 0:
+                raise P4CompileError(loc, f"{rest.split()[0] if rest else 'nothing'!r} after #line "
+                                          "is not a positive integer")
+            return int(m2.group(1)), m2.group(3)
+        return None   # (pragma, warning, ident, sccs, assert, unassert: nothing to do)
+
+    def _open_call_start(self, text: str) -> int | None:
+        """Where the outermost function-like macro call of ``text`` whose ``)`` is missing starts
+        (None: no such call written in ``text``); an object-like macro before an open ``(`` counts
+        (`#define OB F2`, `OB(1`)."""
+        i = 0
+        while True:
+            m = _IDENT.search(text, i)
+            while m and (in_literal(text, m.start()) or (m.start() and text[m.start() - 1].isalnum())):
+                m = _IDENT.search(text, m.end())
+            if m is None:
+                return None
+            j = SKIP_TO_PAREN.match(text, m.end()).end()
+            mac = self.macros.get(m.group(0))
+            if mac is None or not text.startswith("(", j):
+                i = m.end()
+                continue
+            lvl = 0
+            while j < len(text):
+                if text[j] in "\"'":
+                    j = literal_end(text, j) - 1
+                lvl += (text[j] == "(") - (text[j] == ")")
+                if lvl == 0:
+                    break
+                j += 1
+            else:
+                return m.start()
+            i = j + 1
+
+    def _arg_directive(self, line: str, local: list, loc: Loc, here: str, depth: int, call: str):
+        """Run the directive ``line`` among the arguments of the macro call ``call`` (the message
+        that it is left open): None once it is run or skipped (a branch not taken), ``#`` for a
+        line that is no directive, as :meth:`_directive` for ``#line``."""
+        s = line.strip()
+        if self._arg_conditional(s, local, loc) or (local and not local[-1][0]) or s == "#":
+            return None
+        m = re.match(r"#\s*([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$", s)
+        if not m or m.group(1) not in _CPP_DIRECTIVES:
+            return "#"
+        d, rest = m.group(1), m.group(2).strip()
+        m2 = re.match(r'(<([^>]+)>|"([^"]+)")', rest)
+        if d in ("include", "include_next", "import") and m2:
+            # cpp reads the file's tokens into the call and finds no `)` there: it names the
+            # file's end (a call's arguments never run out of a file)
+            target = self._resolve(m2.group(2) or m2.group(3), m2.group(2) is not None, here, loc)
+            with open(target, encoding="utf-8", errors="replace") as f:
+                lines = f.read().split("\n")
+            last = len(lines) - 1 if len(lines) > 1 and lines[-1] == "" else len(lines)
+            raise P4CompileError(Loc(target, last, len(lines[last - 1]) + 1), call)
+        return self._directive(d, rest, loc, line, here, depth)
 
     def _arg_conditional(self, s: str, local: list, loc: Loc) -> bool:
         """A conditional directive among a macro call's arguments, on the call's own stack
@@ -488,20 +507,29 @@ class Preprocessor:
         elif d == "if":
             cond = self._eval(rest, loc) if act else False
             local.append([act and cond, cond, act, False])
-        elif d in ("elif", "else", "endif") and local:
+        elif d in ("elif", "elifdef", "elifndef", "else", "endif") and local:
             top = local[-1]
             if d == "endif":
                 local.pop()
             elif top[3]:
                 raise P4CompileError(loc, f"#{d} after #else")
-            elif d == "elif":
-                cond = (not top[1]) and top[2] and self._eval(rest, loc)
+            elif d != "else":
+                cond = (not top[1]) and top[2] and self._elif(d, rest, loc)
                 top[0], top[1] = cond, top[1] or cond
             else:
                 top[3], top[0], top[1] = True, top[2] and not top[1], True
         else:
             return False
         return True
+
+    def _elif(self, d: str, rest: str, loc: Loc) -> bool:
+        """The condition of ``#elif rest``, or of ``#elifdef NAME`` / ``#elifndef NAME`` (GCC 12's
+        cpp, which p4c runs, has them)."""
+        if d == "elif":
+            return self._eval(rest, loc)
+        if not rest:
+            raise P4CompileError(loc, f"#{d} needs a macro name")
+        return self.defined(rest.split()[0]) == (d == "elifdef")
 
     def builtin(self, name: str, loc: Loc) -> str | None:
         """cpp's predefined macros that p4c's ``cc -E`` has (probed with ``#ifdef``): ``__LINE__``,
@@ -531,11 +559,13 @@ class Preprocessor:
     def defined(self, name: str) -> bool:
         return name in self.macros or name in _BUILTINS
 
-    def expand(self, text: str, loc: Loc, depth: int = 0) -> str:
+    def expand(self, text: str, loc: Loc, depth: int = 0, held=None) -> str:
         """``text`` with its macros expanded, rescanned until none is left.  The expansions are
         bracketed by :data:`~.cpp_tokens.MARK` s (removed by :func:`~.cpp_tokens.unmark`); a name
-        pinned to a line (:meth:`_pin`) gives __LINE__, and its body's names, that line."""
-        if depth > 32 or not (self.macros or "__" in text):
+        pinned to a line (:meth:`_pin`) gives __LINE__, and its body's names, that line; ``held``
+        is (name, Macro) of a call at the text's start whose definition a directive among its
+        arguments changed."""
+        if depth > 32 or not (self.macros or held or "__" in text):
             return text
         out, pos, changed, skip = [], 0, False, 0
         for m in _IDENT.finditer(text):
@@ -554,7 +584,15 @@ class Preprocessor:
             if in_literal(text, m.start()) or (m.start() > 0 and text[m.start() - 1].isalnum()) \
                     or re.search(r"\bdefined\s*\(?\s*$", text[:m.start()]) or name in context:
                 continue
-            mac = self.macros.get(name)
+            mac = held[1] if held and m.start() == 0 and name == held[0] else self.macros.get(name)
+            if mac is None and name == "_Pragma":   # cpp runs `_Pragma("...")`; p4c sees a line marker
+                j = SKIP_TO_PAREN.match(text, end).end()
+                k = SKIP_TO_PAREN.match(text, j + 1).end() if text.startswith("(", j) else j
+                k = SKIP_TO_PAREN.match(text, literal_end(text, k)).end() if text.startswith('"', k) else k
+                if text.startswith(")", k):
+                    out += [text[pos:m.start()], MARK + MARK]
+                    pos = k + 1
+                continue
             if mac is None:
                 b = self.builtin(name, loc if pin is None else Loc(loc.file, pin, loc.col))
                 if b is not None:
@@ -562,7 +600,7 @@ class Preprocessor:
                     pos = end
                 continue
             if mac.params is None:
-                out += [text[pos:m.start()], MARK + self._body(mac.body, name, pin, context) + MARK]
+                out += [text[pos:m.start()], MARK + self._body(mac.body, name, pin, context) + MARK + self._end(name)]
                 pos = end
                 changed = True
                 continue
@@ -588,10 +626,13 @@ class Preprocessor:
             else:
                 self.open_call_context = context   # (the main loop reads the call's later lines)
                 raise P4CompileError(loc, f'{_UNTERMINATED} "{name}"')
-            args = [a.strip(" \t\n") for a in args]
+            # cpp pops the expansions the arguments ran past: the body, and an argument's macros
+            # (not the names inside their own expansion), are expanded outside their context
+            popped = frozenset(self._context_names(".".join(END.findall(text, end, k))))
+            args = [self._outside(a.strip(" \t\n"), popped) for a in args]
             if args == [""] and not mac.params:
                 args = []
-            params = list(mac.params)
+            params, body = list(mac.params), mac.body
             if params and params[-1].endswith("..."):   # variadic: `...` is __VA_ARGS__, `rest...` is rest
                 va = params[-1][:-3].strip() or "__VA_ARGS__"
                 fixed = len(params) - 1
@@ -599,6 +640,7 @@ class Preprocessor:
                     raise P4CompileError(loc, f"macro {name} takes at least {fixed} argument(s), got {len(args)}")
                 args = args[:fixed] + [", ".join(args[fixed:])]
                 params[-1] = va
+                body = va_opt(mac.body, bool(args[-1]))
             if len(args) != len(params):
                 raise P4CompileError(loc, f"macro {name} takes {len(params)} argument(s), got {len(args)}")
             raw, done = dict(zip(params, args)), {}
@@ -607,8 +649,8 @@ class Preprocessor:
                 if p not in done:
                     done[p] = self.expand(raw[p], loc, depth + 1)
                 return done[p]
-            body = self._body(mac.body, name, pin, context, params)
-            out += [text[pos:m.start()], MARK + substitute(body, raw, expanded) + MARK]
+            body = self._body(body, name, pin, context.difference(popped), params)
+            out += [text[pos:m.start()], MARK + substitute(body, raw, expanded) + MARK + self._end(name)]
             pos = k + 1
             changed = True
         out.append(text[pos:])
@@ -630,10 +672,7 @@ class Preprocessor:
         """A macro's body as its expansion of ``name`` (with ``context``, pinned to ``pin``): each
         macro name in it (not a parameter) carries the context plus ``name``, so that it is never
         expanded inside its own expansion (:data:`~.cpp_tokens.CONTEXT`)."""
-        ids = getattr(self, "context_ids", None)
-        if ids is None:
-            ids = self.context_ids = {}
-        tag = "\x04" + ".".join(sorted(str(ids.setdefault(n, len(ids))) for n in context | {name})) + "\x05"
+        tag = "\x04" + ".".join(sorted(str(self._context_id(n)) for n in context | {name})) + "\x05"
         pinned = f"\x01{pin}\x01" if pin is not None else ""
 
         def one(m):
@@ -644,6 +683,28 @@ class Preprocessor:
                 return s + pinned + tag
             return s + pinned if s == "__LINE__" else s
         return _IDENT.sub(one, body)
+
+    def _outside(self, text: str, popped: frozenset) -> str:
+        """``text`` with the macros ``popped`` taken out of its names' contexts (a name stays in its
+        own: it was read inside its expansion)."""
+        if not popped or "\x04" not in text:
+            return text
+
+        def one(m):
+            names = set(self._context_names(m.group(3))) - (popped - {m.group(1)})
+            ids = ".".join(sorted(str(self._context_id(n)) for n in names))
+            return f"{m.group(1)}{m.group(2) or ''}\x04{ids}\x05"
+        return _NAME_CONTEXT.sub(one, text)
+
+    def _context_id(self, name: str) -> int:
+        ids = getattr(self, "context_ids", None)
+        if ids is None:
+            ids = self.context_ids = {}
+        return ids.setdefault(name, len(ids))
+
+    def _end(self, name: str) -> str:
+        """The :data:`~.cpp_tokens.END` of an expansion of ``name``."""
+        return f"\x04!{self._context_id(name)}\x05"
 
     def _context_names(self, ids: str) -> list[str]:
         names = {i: n for n, i in getattr(self, "context_ids", {}).items()}
@@ -675,45 +736,4 @@ class Preprocessor:
         # `defined` that a macro's expansion brought (cpp evaluates it too)
         e = re.sub(r"\bdefined\s*(?:\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)|([A-Za-z_][A-Za-z0-9_]*))",
                    lambda m: "1" if self.defined(m.group(1) or m.group(2)) else "0", e)
-        e = _last_comma_operand(e)   # C's comma operator: `#if (1, 0)` is false, `#if 0, 1` true
-        # a character constant ('a', '\n', '\x41') is its code, as for cpp
-        esc = {"n": 10, "t": 9, "r": 13, "0": 0, "\\": 92, "'": 39, '"': 34, "a": 7, "b": 8, "f": 12, "v": 11}
-        one = r"\\x[0-9a-fA-F]+|\\[0-7]{1,3}|\\.|[^'\\]"
-
-        def code(c: str) -> int:
-            return int(c[2:], 16) if c.startswith("\\x") else int(c[1:], 8) if re.fullmatch(r"\\[0-7]+", c) else \
-                esc.get(c[1], ord(c[1])) if c.startswith("\\") else ord(c)
-
-        def char_const(m) -> str:
-            cs = re.findall(one, m.group(1))
-            if len(cs) == 1:
-                return str(code(cs[0]))
-            v = 0   # a multi-character constant: gcc packs the bytes into an int, the last 4 kept
-            for c in cs:
-                v = ((v << 8) | (code(c) & 0xFF)) & 0xFFFFFFFF
-            return str(v - (1 << 32) if v >= 1 << 31 else v)
-        e = re.sub(rf"'((?:{one})+)'", char_const, e)
-        for m in re.finditer(r"\b(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([A-Za-z_][A-Za-z0-9_]*)?", e):
-            suffix = m.group(2)
-            if suffix and suffix.lower() not in ("u", "l", "ul", "lu", "ll", "ull", "llu"):
-                # cpp: a P4 width prefix (8w5) or any other suffix is no C integer constant
-                raise P4CompileError(loc, f"invalid suffix {suffix!r} on integer constant in #if expression {expr!r}")
-
-        def c_int(m):   # C constants as cpp reads them: 0x.., 0b.. (GNU), 0.. octal, decimal
-            t = m.group(1)
-            base = 16 if t[1:2] in "xX" and len(t) > 1 else 2 if t[1:2] in "bB" and len(t) > 1 else \
-                8 if t.startswith("0") and len(t) > 1 else 10
-            try:
-                return str(int(t[2:] if base in (16, 2) else t, base))
-            except ValueError:
-                raise P4CompileError(loc, f"invalid digit in integer constant {t!r} in #if expression {expr!r}") from None
-        e = re.sub(r"\b(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([uUlL]*)\b", c_int, e)
-        e = _IDENT.sub("0", e)  # undefined identifiers are 0, as in C
-        e = e.replace("&&", " and ").replace("||", " or ").replace("!", " not ").replace(" not =", "!=")
-        e = _c_conditional(re.sub(r"(?<!/)/(?!/)", "//", e))   # (C's integer division)
-        if not re.fullmatch(r"[0-9xXa-fA-F\s()+\-*/%<>=!&|^~andortnifels]*", e):
-            raise P4CompileError(loc, f"cannot evaluate #if expression {expr!r}")
-        try:
-            return bool(eval(e, {"__builtins__": {}}, {}))  # noqa: S307 - filtered to arithmetic above
-        except Exception:
-            raise P4CompileError(loc, f"cannot evaluate #if expression {expr!r}") from None
+        return evaluate(e, expr, loc)
