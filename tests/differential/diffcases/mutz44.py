@@ -1,0 +1,31 @@
+"""Found by helper mutz44 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5."""
+from .base import H, case, program
+
+CAT = "front end (p4c-compatible)"
+
+# fuzz_mutants seed 4332 (exit_stmt on open6_hash_algorithm_variable): a HashAlgorithm local given to
+# hash() past an `exit` is known to p4c where it was read before the exit -- the front end's def-use
+# drops the stores read only past it (`al = csum16; { exit; }`), the mid end's copy propagation goes
+# on past the exit with the rest, so the dead hash gets `crc16` and p4c compiles; with no read before
+# the exit p4c refuses ("Type_Enum ... not yet handled": test_mutants11 hash_algorithm_local_read_after_*,
+# checkmate-p4c refused all of these.  elab_blocks.enum_member, note_enum_read.)
+_HASH = "bit<16> r; hash(r, al, 16w0, { hdr.h.a, hdr.h.b }, 16w1024); hdr.h.c = r;"
+_AFTER = "bit<32> q; hash(q, al, 32w0, { hdr.h.c, hdr.h.b }, 32w65536); hdr.h.d = q;"
+_READ = {
+    "hashed_then_stored": f"{_HASH} al = HashAlgorithm.csum16; {{ exit; }}",
+    "hashed_in_an_if": f"if (hdr.h.a == 1) {{ {_HASH} }} al = HashAlgorithm.csum16; exit;",
+    "compared": "hdr.h.a = (al == HashAlgorithm.crc16) ? 8w1 : 8w2; exit;",
+    "stored_past_the_exit": f"{_HASH} exit; al = HashAlgorithm.csum16;",
+    "stored_in_an_if_unread": f"{_HASH} if (hdr.h.a == 1) {{ al = HashAlgorithm.csum16; }} exit;",
+    "arms_both_exit": f"{_HASH} al = HashAlgorithm.csum16; if (hdr.h.a == 1) {{ exit; }} else {{ exit; }}",
+}
+CASES = [
+    case(f"mutz44_hash_algorithm_local_past_an_exit_read_before_{name}", CAT, program(
+        f"        HashAlgorithm al = HashAlgorithm.crc16;\n        {body}\n        {_AFTER}\n"),
+        frames=[(1, H(1, 2, 3, 4)), (1, H(5, 6, 7, 8))])
+    for name, body in _READ.items()
+]
+
+# name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
+KNOWN: dict[str, tuple[str, bool, str]] = {
+}
