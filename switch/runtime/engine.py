@@ -7,8 +7,10 @@ starts from the headers of the pass that ended last, all invalid but with their 
 values, as BMv2 reuses a PHV from its pool (unless it follows within ``REUSE_GAP_S``); an
 I2E clone, a resubmitted and a recirculated packet, which BMv2 parses again into a PHV of
 their own from the same pool, start from the next released pass's headers.  The headers
-inside the metadata struct are PHV headers too: they come from the same pooled pass, and an
-E2E clone copies them (the rest of its metadata is reset).
+inside the metadata struct are PHV headers too: they come from the same pooled pass.  An E2E
+clone takes the next pooled pass's PHV too and copies the valid headers into it, as BMv2's
+``PHV::copy_headers`` does (an invalid one keeps that PHV's values; the rest of its metadata is
+reset).
 """
 from __future__ import annotations
 
@@ -178,6 +180,8 @@ class Engine:
         self.copy_fl = ns["copy_field_list"]
         self.copy_mh = ns["copy_meta_headers"]
         self.reuse_mh = ns["reuse_meta_headers"]
+        self.copy_valid = ns["copy_valid_headers"]
+        self.copy_valid_mh = ns["copy_valid_meta_headers"]
         self._src = None     # the pooled pass whose PHV the pass being built takes (_new_meta)
         self.AssertionFailed = ns["AssertionFailed"]
         self.clock = pipeline.clock
@@ -282,9 +286,10 @@ class Engine:
 
     def _pooled(self):
         """Headers for a pass BMv2 parses again into a PHV from its pool (an I2E clone, a
-        resubmitted or recirculated packet): the next released pass's, reset as
-        :meth:`_headers` resets them, else fresh ones.  A copy whose PHV BMv2 overwrites (a
-        replica, an E2E clone) still takes one: its caller pops it unused."""
+        resubmitted or recirculated packet; an E2E clone, which copies the valid headers into
+        it): the next released pass's, reset as :meth:`_headers` resets them, else fresh ones.
+        A replica, whose PHV the engine makes as a whole copy, still takes one: its caller pops
+        it unused."""
         return self._reuse(self._pool)
 
     def _started(self, P) -> None:
@@ -450,10 +455,10 @@ class Engine:
             if C is None:   # (its parser dropped it, as the original's did not: an assert on a field)
                 continue
             pooled, C.meta = C.meta, self.new_meta()
-            if kind == I_E2E:   # headers in the metadata struct are PHV headers: copied, not reset
-                self.copy_mh(P.meta, C.meta)
-            elif pooled is not None:   # an I2E clone parsed again into a pooled PHV keeps its
-                self.copy_mh(pooled, C.meta)   # metadata headers as make() took them
+            if pooled is not None:   # a clone in a pooled PHV keeps its metadata headers as
+                self.copy_mh(pooled, C.meta)   # make() took them (the rest of its metadata reset)
+            if kind == I_E2E:   # headers in the metadata struct are PHV headers: the valid ones copied
+                self.copy_valid_mh(P.meta, C.meta)
             if fl is not None:   # (p4c's JSON: 0 for a plain clone, no list has id 0)
                 self.copy_fl(P.meta, C.meta, fl)
             C.sm = self.new_sm()
@@ -486,11 +491,12 @@ class Engine:
             return
         if P.clone is not None:
             def e2e():  # the packet as egress left it: headers copied, the rest of the frame shared
-                if self._pool:
-                    self._pool.pop()  # BMv2's E2E clone takes a PHV from the pool and overwrites it
                 C = PacketState(P.data, P.port, tr)
                 C.off, C.plen, C.ilen = P.off, P.plen, P.ilen
-                C.hdr = P.hdr.copy()
+                # BMv2's E2E clone takes a PHV from the pool and copies the valid headers into it
+                # (PHV::copy_headers): an invalid one keeps that PHV's values (gen_copy_valid)
+                C.hdr = self.copy_valid(P.hdr, self._pooled())
+                C.meta = self._new_meta()
                 return C
             self._clone(P, I_E2E, e2e, tr, egress_q)
         if sm.egress_spec == self.drop_port:

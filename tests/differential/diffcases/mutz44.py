@@ -26,6 +26,33 @@ CASES = [
     for name, body in _READ.items()
 ]
 
+# fuzz_mutants seeds 4566 and 4581 (stack_op on corpus13's E2E-clone cases): simple_switch makes an E2E
+# clone's PHV with PHV::copy_headers, which copies the fields of the valid headers only -- a header
+# invalid at the end of the original's egress keeps the values of the PHV the clone takes from the pool
+# (a fresh one, all zeros, for the first frame after a load: which pooled PHV a later frame's clone gets
+# depends on BMv2's threads, so the seeds' later frames are no test).  checkmate-switch copied every
+# header whole, so the clone read what the original had written into an invalid header, or a stack
+# element's values a push_front had rotated (Engine._clone's e2e, gen_types.gen_copy_valid).
+_E2E_READS = {
+    "header": ("hdr.h2.a = 7; hdr.h2.d = hdr.h.d;", "hdr.h.b = hdr.h2.a; hdr.h.d = hdr.h2.d;"),
+    "metadata_header": ("meta.mh.a = 7; meta.mh.d = hdr.h.d;", "hdr.h.b = meta.mh.a; hdr.h.d = meta.mh.d;"),
+    "stack_element_a_push_front_rotated": ("meta.ms[1] = hdr.h; meta.ms.push_front(1);",
+                                           "hdr.h.b = meta.ms[0].a; hdr.h.d = meta.ms[0].d;"),
+    "header_set_invalid": ("hdr.h2.setValid(); hdr.h2.a = 7; hdr.h2.setInvalid();", "hdr.h.b = hdr.h2.a;"),
+}
+CASES += [
+    case(f"mutz44_e2e_clone_reads_an_invalid_{name}_of_a_fresh_phv", "replication", program(
+        meta="    h_t mh;\n    h_t[2] ms;\n",
+        egress=f"""
+        if (sm.instance_type == 0) {{
+            {orig}
+            clone(CloneType.E2E, 5);
+        }} else {{
+            {copy}
+        }}"""), frames=[(1, H(1, 2, 3, 4))], clones={5: ([(3, 0)], 0)}, json_path=True)
+    for name, (orig, copy) in _E2E_READS.items()
+]
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
