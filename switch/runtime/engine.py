@@ -8,9 +8,9 @@ values, as BMv2 reuses a PHV from its pool (unless it follows within ``REUSE_GAP
 I2E clone, a resubmitted and a recirculated packet, which BMv2 parses again into a PHV of
 their own from the same pool, start from the next released pass's headers.  The headers
 inside the metadata struct are PHV headers too: they come from the same pooled pass.  An E2E
-clone takes the next pooled pass's PHV too and copies the valid headers into it, as BMv2's
-``PHV::copy_headers`` does (an invalid one keeps that PHV's values; the rest of its metadata is
-reset).
+clone and a replica take the next pooled pass's PHV too and copy the valid headers into it, as BMv2's
+``PHV::copy_headers`` does (an invalid one keeps that PHV's values; an E2E clone's other
+metadata is reset).
 """
 from __future__ import annotations
 
@@ -288,8 +288,7 @@ class Engine:
         """Headers for a pass BMv2 parses again into a PHV from its pool (an I2E clone, a
         resubmitted or recirculated packet; an E2E clone, which copies the valid headers into
         it): the next released pass's, reset as :meth:`_headers` resets them, else fresh ones.
-        A replica, whose PHV the engine makes as a whole copy, still takes one: its caller pops
-        it unused."""
+        A replica takes one too (the original's PHV goes back to the pool after ingress)."""
         return self._reuse(self._pool)
 
     def _started(self, P) -> None:
@@ -398,18 +397,15 @@ class Engine:
             reps = self.pl.mcast_groups.get(grp) or ()
             if tr:
                 tr(f"multicast group {grp}: {len(reps)} replica(s)")
-            last = len(reps) - 1
-            for k, (eport, rid) in enumerate(reps):
-                if self._pool:
-                    self._pool.pop()  # BMv2's replica takes a PHV from the pool and overwrites it
-                if k == last:
-                    R = P  # the last replica takes the original's state: one copy fewer
-                    # every BMv2 replica is a fresh copy: no recirculate/truncate request
-                    R.recirc = R.trunc = None
-                else:
-                    R = PacketState(P.data, iport, tr)
-                    R.off, R.plen, R.ilen = P.off, P.plen, P.ilen
-                    R.hdr, R.meta, R.sm = P.hdr.copy(), P.meta.copy(), P.sm.copy()
+            for eport, rid in reps:
+                # every BMv2 replica is a fresh copy (no recirculate/truncate request) in a PHV from
+                # the pool, into which the valid headers are copied (clone_with_phv: copy_headers)
+                R = PacketState(P.data, iport, tr)
+                R.off, R.plen, R.ilen = P.off, P.plen, P.ilen
+                R.hdr, R.meta, R.sm = self.copy_valid(P.hdr, self._pooled()), P.meta.copy(), P.sm.copy()
+                src, self._src = self._src, None
+                self.reuse_mh(src.meta if src is not None and src.meta is not None else self.new_meta(), R.meta)
+                self.copy_valid_mh(P.meta, R.meta)
                 R.sm.egress_rid = rid
                 R.sm.instance_type = I_REPL
                 egress_q.append((R, eport))

@@ -263,9 +263,9 @@ class TypeGen:
         """``fn(src, dst)``: BMv2's ``PHV::copy_headers`` from ``src`` into ``dst`` (a PHV taken
         from the pool, reset): a valid header (stack element, union member) is copied whole, an
         invalid one keeps ``dst``'s field values, a stack its next index; returns ``dst``.  An
-        E2E clone's PHV is made so (simple_switch ``clone_with_phv_reset_metadata_ptr``): a read
-        of a header invalid in the original sees the pooled PHV's values (fuzz_mutants seeds
-        4566, 4581).  Other leaves are copied (left alone with ``headers_only``: the metadata
+        E2E clone's and a replica's PHV are made so (simple_switch ``clone_with_phv_reset_metadata_ptr``,
+        ``clone_with_phv_ptr``): a read of a header invalid in the original sees the pooled PHV's
+        values (fuzz_mutants seeds 4566, 4581).  Other leaves are copied (left alone with ``headers_only``: the metadata
         struct's headers)."""
         self.emit(0, f"def {fn}(src, dst):")
         if t[0] == "struct":

@@ -53,6 +53,22 @@ CASES += [
     for name, (orig, copy) in _E2E_READS.items()
 ]
 
+# ... and a multicast replica's PHV too (clone_with_phv: copy_headers; the original's PHV goes back to the
+# pool after ingress): checkmate-switch copied the original whole, and its last replica was the original
+_REPL_READS = {
+    "header": ("hdr.h2.a = 7; hdr.h2.d = hdr.h.d;", "hdr.h.b = hdr.h2.a; hdr.h.d = hdr.h2.d;"),
+    "metadata_header": ("meta.mh.a = 7; meta.mh.d = hdr.h.d;", "hdr.h.b = meta.mh.a; hdr.h.d = meta.mh.d;"),
+    "stack_element": ("meta.ms[0] = hdr.h; meta.ms[0].a = 7; meta.ms[0].setInvalid();",
+                      "hdr.h.b = meta.ms[0].a; hdr.h.d = meta.ms[0].d;"),
+}
+CASES += [
+    case(f"mutz44_replica_reads_an_invalid_{name}_of_a_fresh_phv", "replication", program(
+        f"        sm.mcast_grp = 1;\n        {orig}\n", meta="    h_t mh;\n    h_t[2] ms;\n",
+        egress=f"        {copy}\n        hdr.h.c = (bit<16>)sm.egress_rid;"),
+        frames=[(1, H(1, 2, 3, 4))], mcast={1: [(2, 5), (3, 6)]}, json_path=True)
+    for name, (orig, copy) in _REPL_READS.items()
+]
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
