@@ -69,6 +69,27 @@ CASES += [
     for name, (orig, copy) in _REPL_READS.items()
 ]
 
+# fuzz_mutants seed 4506 (dead_wrap on fe_name_twin_actions_in_tables): `@name(".set")` actions in two
+# controls, the first one's table applied only in a dead `if` (or never): p4c drops that table and with it
+# the first control's `set`, which nothing else there uses, so P4Info lists `set` where the second control's
+# own actions go, after the top-level actions its tables list (LocalizeAllActions); checkmate-p4c listed it
+# first, at the first control (p4info._control_actions takes a control's own actions only where it uses them)
+_TWIN = {
+    "dead_if": ("if (!true && (1 == 1)) { t.apply(); }", "set; NoAction;"),
+    "never_applied": ("", "set; NoAction;"),
+    "before_a_top_level_action": ("", "set; b2; NoAction;"),
+}
+CASES += [
+    case(f"mutz44_twin_action_of_an_unapplied_table_listed_at_the_other_control_{name}", CAT, program(
+        f"        {apply}\n", egress="        t.apply();\n", top="action b2() { }\n",
+        ingress_decls="""    @name(".set") action set(bit<8> v) { hdr.h.b = v; }
+    table t { key = { hdr.h.a: exact; } actions = { set; NoAction; } }""",
+        egress_decls=f"""    @name(".set") action set(bit<8> v) {{ hdr.h.c = (bit<16>)v + 1; }}
+    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {acts} }} }}"""),
+        frames=[(1, H(1, 2, 3, 4))])
+    for name, (apply, acts) in _TWIN.items()
+]
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
