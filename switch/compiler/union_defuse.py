@@ -269,7 +269,7 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
             return overwritten(b["_ret"], lv, inline, budget)
         if b.get("s") in _SWITCHES:
             view = _switch_view(b, lv, inline)
-            return view is not None and overwritten(view + rest[j + 1:], lv, inline, budget)
+            return view is not None and overwritten(view + _past_return(b, rest[j + 1:]), lv, inline, budget)
         if b.get("s") in ("apply_control", "call_action", "call_fn", "apply") and inline is not None:
             body = inline(b, lv)
             if body is not None:
@@ -281,7 +281,7 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
             # condition, or a table applied there, keeps it)
             if touches(b["c"], lv):
                 return False
-            after = rest[j + 1:]
+            after = _past_return(b, rest[j + 1:])
             hits = [n for n in ir_dicts(b["c"]) if n.get("op") == "table_hit"]
             if hits:   # the tables the condition applies run first, then either branch
                 pre = [inline({"s": "apply", "table": n["table"], "_args": n.get("_args")}, lv) if inline else None
@@ -309,6 +309,18 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
         if touches(b, lv):
             return False
     return False
+
+
+def _past_return(b: dict, after: list) -> list:
+    """The statements ``after`` an ``if`` or ``switch`` ``b`` in p4c's def-use view: where ``b`` may
+    return (a control's `return` in an arm or case), RemoveReturns puts them under ``if
+    (!hasReturned)``, whose flag is unknown past ``b`` -- they may not run, so a store before ``b``
+    that they overwrite stays (``sa.apply(hdr); switch (..) { 1: { hdr.u.x = hdr.h2; return; } .. }
+    hdr.u.x = hdr.h2;``: BMv2 ran sa's store to u.x, its sibling u.w invalid; fuzz_mutants seed 4654).
+    (An action body's own ``return``, marked ``_ret``, goes on with the call site's rest.)"""
+    if after and any(n.get("s") == "return" and "_ret" not in n for n in ir_dicts(b)):
+        return [{"s": "if", "c": dict(_ANY), "then": list(after), "else": []}]
+    return after
 
 
 def _emptied(b: dict, after: list, inline, budget: list) -> bool:

@@ -1,5 +1,6 @@
 """Found by helper mutz44 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5."""
 from .base import H, case, program
+from .fuzz18 import _U
 
 CAT = "front end (p4c-compatible)"
 
@@ -88,6 +89,27 @@ CASES += [
     table t {{ key = {{ hdr.h.a: exact; }} actions = {{ {acts} }} }}"""),
         frames=[(1, H(1, 2, 3, 4))])
     for name, (apply, acts) in _TWIN.items()
+]
+
+# fuzz_mutants seed 4654 (exit_stmt on fuzz20_subcontrol_copy_back_caller_paths): a sub-control's store to a
+# union member (`a(h.u.x)` in Sa), then a statement that may return -- a switch case or an `if` arm that
+# overwrites the member and returns -- and the overwrite after it.  RemoveReturns puts what follows under
+# `if (!hasReturned)`, whose flag is unknown there, so p4c's def-use keeps the store (BMv2: u.w invalid, as
+# Sa left it); checkmate-p4c took the later overwrite as running on every path and dropped it
+# (union_defuse.overwritten with _past_return).  `no_return` agreed before (guard).
+_RET = {
+    "switch_case": "switch (hdr.h.b) { 1: { hdr.u.x = hdr.h2; return; } default: { meta.m8 = 1; } }",
+    "if_arm": "if (hdr.h.b == 1) { hdr.u.x = hdr.h2; return; }",
+    "no_return": "if (hdr.h.b == 1) { hdr.u.x = hdr.h2; }",
+}
+CASES += [
+    case(f"mutz44_union_store_before_a_statement_that_may_return_{name}", CAT, program(f"""
+        sa.apply(hdr); {stmt} hdr.u.x = hdr.h2;
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", top="control Sa(inout headers_t h) { action a(out h_t p) { p = {9, 9, 9, 9}; } apply { a(h.u.x); } }\n",
+        ingress_decls="    Sa() sa;\n", **_U),
+        frames=[(1, H(a, b, 2, d=2, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for b in (1, 2)])
+    for name, stmt in _RET.items()
 ]
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
