@@ -144,7 +144,10 @@ def inlined_body(blk: dict, call: dict, lv) -> list | None:
         if a["dir"] != "inout" or (a["e"].get("t") or [None])[0] != "struct" or a.get("siblings"):
             return None
         subst[a["py"]] = a["e"]
-    return in_place(list(blk.get("locals") or []) + list(blk["body"]), subst)
+    # (a return of the body ends the body only: marked, so that _past_return leaves the caller's
+    # statements after the apply alone; the path through it still ends the verdict, as before)
+    body = ir_replace(list(blk["body"]), lambda d: dict(d, _sub=True) if d.get("s") == "return" else None)
+    return in_place(list(blk.get("locals") or []) + body, subst)
 
 
 def inlined_action(act: dict, call: dict, lv) -> list | None:
@@ -157,7 +160,7 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
     (fuzz_mutants seed 2815: ``if (hdr.h.b == 0) { return; }`` in the body, the caller's store into
     the ``out`` argument is still dropped)."""
     if act.get("body") is not None:
-        act = dict(act, body=_returns_passed(act["body"]))
+        act = dict(act, body=returns_passed(act["body"]))
     if act.get("body") is not None and not any(touches(a["e"], lv) for a in call["args"]):
         # (no argument holds it: the body, then the copy-backs of the other arguments -- fuzz_headers
         # seed 8548: `hdr.u.x = hdr.h;` in a switch case, `a0(hdr.h); hdr.u.x = hdr.s[1];`)
@@ -170,8 +173,9 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
     return list(act["body"]) + [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
 
 
-def _returns_passed(node):
-    """An action body with each ``return`` in it made a ``nop`` (:func:`inlined_action`)."""
+def returns_passed(node):
+    """An action body with each ``return`` in it made a ``nop`` (:func:`inlined_action`; a table's
+    actions in :meth:`~.elab_unions.UnionRules.inlined_table`): the return ends the action only."""
     return ir_replace(node, lambda d: {"s": "nop"} if d.get("s") == "return" else None)
 
 
@@ -317,8 +321,9 @@ def _past_return(b: dict, after: list) -> list:
     (!hasReturned)``, whose flag is unknown past ``b`` -- they may not run, so a store before ``b``
     that they overwrite stays (``sa.apply(hdr); switch (..) { 1: { hdr.u.x = hdr.h2; return; } .. }
     hdr.u.x = hdr.h2;``: BMv2 ran sa's store to u.x, its sibling u.w invalid; fuzz_mutants seed 4654).
-    (An action body's own ``return``, marked ``_ret``, goes on with the call site's rest.)"""
-    if after and any(n.get("s") == "return" and "_ret" not in n for n in ir_dicts(b)):
+    (An action body's own ``return``, marked ``_ret``, goes on with the call site's rest; a
+    sub-control body's, marked ``_sub`` by :func:`inlined_body`, ends that body only.)"""
+    if after and any(n.get("s") == "return" and "_ret" not in n and "_sub" not in n for n in ir_dicts(b)):
         return [{"s": "if", "c": dict(_ANY), "then": list(after), "else": []}]
     return after
 

@@ -112,6 +112,25 @@ CASES += [
     for name, stmt in _RET.items()
 ]
 
+# fuzz_mutants seed 4729 (action_if on fuzz19_union_store_dead_through_switch): a union-member store before
+# `switch (t.apply().action_run)` whose every case (a default among them) overwrites it is dead also where
+# an action of t returns early -- the return ends the action only, the case runs after it (BMv2 keeps
+# u.w valid); checkmate-p4c's table view took the return as the end of the path and kept the store
+# (elab_unions.inlined_table with union_defuse.returns_passed).  `no_return` agreed before (guard).
+_ACT_RET = {"conditional_return": "if (meta.m8 == 0) { return; } meta.m8 = 1;", "no_return": "meta.m8 = 1;"}
+CASES += [
+    case(f"mutz44_union_store_dead_through_an_action_run_switch_with_an_action_that_{name}", CAT, program("""
+        hdr.u.x = hdr.h;
+        switch (t.apply().action_run) { s1: { hdr.u.x = hdr.h2; } default: { hdr.u.x = hdr.h2; } }
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", ingress_decls=f"""    action s1() {{ {body} }}
+    action s2(bit<8> v) {{ meta.m8 = v; }}
+    table t {{ key = {{ hdr.h.b: exact; }} actions = {{ s1; s2; }} default_action = s1(); }}
+""", **_U),
+        frames=[(1, H(a, b, 2, d=9, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for b in (1, 2)])
+    for name, body in _ACT_RET.items()
+]
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
