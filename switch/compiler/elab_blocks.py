@@ -680,15 +680,27 @@ class BlockRules:
         if ent and ent[0] == "const" and ent[1].get("t") == ["enum", enum]:
             # `const HashAlgorithm AL = HashAlgorithm.crc32;` (p4c substitutes the constant)
             return next(m for m, i in self.enums[enum]["members"].items() if i == ent[1]["v"])
-        known = self.__dict__.get("enum_var_values", {})
-        if ent and ent[0] == "var" and ent[1].get("t") == ["enum", enum] and ent[1].get("n") in known and \
-                not (getattr(self, "ctx", None) or {}).get("no_midend_state"):   # (elab_statements: past an exit)
-            # a local initialized with a member and not written since (p4c propagates it)
-            return next(m for m, i in self.enums[enum]["members"].items() if i == known[ent[1]["n"]])
-        past_exit = " (past an exit its mid end has none: 'Type_Enum ... not yet handled')" \
-            if (getattr(self, "ctx", None) or {}).get("no_midend_state") else ""
+        past = (getattr(self, "ctx", None) or {}).get("no_midend_state")   # (elab_statements: past an exit)
+        if ent and ent[0] == "var" and ent[1].get("t") == ["enum", enum]:
+            # a local initialized with a member and not written since (p4c propagates it); past an
+            # exit, the value it had where it was last read before (note_enum_read)
+            v = self.__dict__.get("enum_var_reads" if past else "enum_var_values", {}).get(ent[1].get("n"))
+            if v is not None:
+                self.note_enum_read(ent[1])
+                return next(m for m, i in self.enums[enum]["members"].items() if i == v)
+        past_exit = " (past an exit its mid end has none: 'Type_Enum ... not yet handled')" if past else ""
         raise E(n.loc, f"expected a {enum} member (or a constant of type {enum}: p4c takes a "
                        f"variable only where its constant propagation finds one value{past_exit})")
+
+    def note_enum_read(self, var: dict) -> None:
+        """A read of enum local ``var`` (its IR) before any statement that always exits: p4c's
+        front-end def-use keeps the stores read there and drops those read only past the exit, and
+        its mid end's copy propagation goes on past the exit with what is left, so there the local
+        has the value of its last read before the exit (unknown -- None -- where that read found
+        none; fuzz_mutants seed 4332 with --kinds cast_slice,exit_stmt,switch_wrap)."""
+        if var.get("t", [None])[0] == "enum" and not (getattr(self, "ctx", None) or {}).get("no_midend_state"):
+            self.__dict__.setdefault("enum_var_reads", {})[var.get("n")] = \
+                self.__dict__.get("enum_var_values", {}).get(var.get("n"))
 
     def decl_pos(self, d) -> int | None:
         """Index of top-level declaration ``d`` in the program (None for one made here)."""

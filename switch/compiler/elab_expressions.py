@@ -273,6 +273,7 @@ class ExpressionRules(BinaryRules):
                     raise E(n.loc, "'this' can only be used in the definition of an abstract method (p4c)")
                 raise E(n.loc, f"unknown name {n.name}")
             if ent[0] == "var":
+                self.note_enum_read(ent[1])   # (past an exit: elab_blocks.enum_member)
                 return ent[1], ent[1]["t"]
             if ent[0] == "const":
                 if ent[1].get("translation_error"):   # (its type's bad @p4runtime_translation)

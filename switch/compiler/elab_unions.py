@@ -28,7 +28,8 @@ from .subcontrol_args import mark_copied_applies
 from .union_defuse import action_copy_back_dead, note_call_site
 from .union_defuse import touches as union_touches
 from .union_defuse import action_store_verdicts, body_store_verdicts, in_place, in_place_structs, inlined_action, \
-    inlined_body, mark_action_stores, one_of, out_overwrite, settle_action_stores, settle_body_stores, settle_copy_backs, switch_cases, walk_rest, with_args
+    inlined_body, mark_action_stores, one_of, out_overwrite, returns_passed, settle_action_stores, settle_body_stores, \
+    settle_copy_backs, switch_cases, walk_rest, with_args
 
 
 class UnionRules:
@@ -169,7 +170,9 @@ class UnionRules:
             act = self.actions.get(ta.get("name"))
             if act is None or ta.get("bound") or act.get("body") is None:
                 return None
-            bodies.append(list(act["body"]))
+            # (a return ends the action only: the switch cases after the apply run -- fuzz_mutants
+            # seed 4729, `if (meta.m8 == 0) { return; }` in an action every case overwrites after)
+            bodies.append(list(returns_passed(act["body"])))
         return with_args(call, one_of(bodies)) if bodies else None
 
     def record_body_stores(self, call: dict, rest: list) -> None:

@@ -310,12 +310,19 @@ def _control_actions(ir: dict) -> list:
                     if a is not None and a.get("control") is None:
                         take(a)
         body = [blocks.get(role)] + [s for s in ir.get("subcontrols", []) if inside(s.get("name"))]
+        used = {ref["name"] for t in ir["tables"] + list(ir.get("hidden_table_recs", ()))
+                if inside(t.get("control")) for ref in t["actions"]}
         for n in ir_dicts(body):   # then those called directly, in the order of the calls
-            if n.get("s") == "call_action" and by_name.get(n["action"], {}).get("control", 0) is None:
-                take(by_name[n["action"]])
+            if n.get("s") == "call_action":
+                used.add(n["action"])
+                if by_name.get(n["action"], {}).get("control", 0) is None:
+                    take(by_name[n["action"]])
         for a in decl:
-            if inside(a.get("control")):
-                take(a)
+            # its own actions that it uses (p4c drops one only a table no control applies lists, or
+            # nothing: a same-named twin of a later control is listed there -- fuzz_mutants seed 4506)
+            base = a["name"].split("__twin")[0]
+            if inside(a.get("control")) and (a["name"] in used or base in used or a.get("property_ref")):
+                take(by_name.get(base, a))
         out.append((role, mine))
     return out
 

@@ -144,7 +144,10 @@ def inlined_body(blk: dict, call: dict, lv) -> list | None:
         if a["dir"] != "inout" or (a["e"].get("t") or [None])[0] != "struct" or a.get("siblings"):
             return None
         subst[a["py"]] = a["e"]
-    return in_place(list(blk.get("locals") or []) + list(blk["body"]), subst)
+    # (a return of the body ends the body only: marked, so that _past_return leaves the caller's
+    # statements after the apply alone; the path through it still ends the verdict, as before)
+    body = ir_replace(list(blk["body"]), lambda d: dict(d, _sub=True) if d.get("s") == "return" else None)
+    return in_place(list(blk.get("locals") or []) + body, subst)
 
 
 def inlined_action(act: dict, call: dict, lv) -> list | None:
@@ -157,7 +160,7 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
     (fuzz_mutants seed 2815: ``if (hdr.h.b == 0) { return; }`` in the body, the caller's store into
     the ``out`` argument is still dropped)."""
     if act.get("body") is not None:
-        act = dict(act, body=_returns_passed(act["body"]))
+        act = dict(act, body=returns_passed(act["body"]))
     if act.get("body") is not None and not any(touches(a["e"], lv) for a in call["args"]):
         # (no argument holds it: the body, then the copy-backs of the other arguments -- fuzz_headers
         # seed 8548: `hdr.u.x = hdr.h;` in a switch case, `a0(hdr.h); hdr.u.x = hdr.s[1];`)
@@ -170,8 +173,9 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
     return list(act["body"]) + [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
 
 
-def _returns_passed(node):
-    """An action body with each ``return`` in it made a ``nop`` (:func:`inlined_action`)."""
+def returns_passed(node):
+    """An action body with each ``return`` in it made a ``nop`` (:func:`inlined_action`; a table's
+    actions in :meth:`~.elab_unions.UnionRules.inlined_table`): the return ends the action only."""
     return ir_replace(node, lambda d: {"s": "nop"} if d.get("s") == "return" else None)
 
 
@@ -269,7 +273,7 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
             return overwritten(b["_ret"], lv, inline, budget)
         if b.get("s") in _SWITCHES:
             view = _switch_view(b, lv, inline)
-            return view is not None and overwritten(view + rest[j + 1:], lv, inline, budget)
+            return view is not None and overwritten(view + _past_return(b, rest[j + 1:]), lv, inline, budget)
         if b.get("s") in ("apply_control", "call_action", "call_fn", "apply") and inline is not None:
             body = inline(b, lv)
             if body is not None:
@@ -281,7 +285,7 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
             # condition, or a table applied there, keeps it)
             if touches(b["c"], lv):
                 return False
-            after = rest[j + 1:]
+            after = _past_return(b, rest[j + 1:])
             hits = [n for n in ir_dicts(b["c"]) if n.get("op") == "table_hit"]
             if hits:   # the tables the condition applies run first, then either branch
                 pre = [inline({"s": "apply", "table": n["table"], "_args": n.get("_args")}, lv) if inline else None
@@ -309,6 +313,19 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
         if touches(b, lv):
             return False
     return False
+
+
+def _past_return(b: dict, after: list) -> list:
+    """The statements ``after`` an ``if`` or ``switch`` ``b`` in p4c's def-use view: where ``b`` may
+    return (a control's `return` in an arm or case), RemoveReturns puts them under ``if
+    (!hasReturned)``, whose flag is unknown past ``b`` -- they may not run, so a store before ``b``
+    that they overwrite stays (``sa.apply(hdr); switch (..) { 1: { hdr.u.x = hdr.h2; return; } .. }
+    hdr.u.x = hdr.h2;``: BMv2 ran sa's store to u.x, its sibling u.w invalid; fuzz_mutants seed 4654).
+    (An action body's own ``return``, marked ``_ret``, goes on with the call site's rest; a
+    sub-control body's, marked ``_sub`` by :func:`inlined_body`, ends that body only.)"""
+    if after and any(n.get("s") == "return" and "_ret" not in n and "_sub" not in n for n in ir_dicts(b)):
+        return [{"s": "if", "c": dict(_ANY), "then": list(after), "else": []}]
+    return after
 
 
 def _emptied(b: dict, after: list, inline, budget: list) -> bool:

@@ -7,8 +7,10 @@ starts from the headers of the pass that ended last, all invalid but with their 
 values, as BMv2 reuses a PHV from its pool (unless it follows within ``REUSE_GAP_S``); an
 I2E clone, a resubmitted and a recirculated packet, which BMv2 parses again into a PHV of
 their own from the same pool, start from the next released pass's headers.  The headers
-inside the metadata struct are PHV headers too: they come from the same pooled pass, and an
-E2E clone copies them (the rest of its metadata is reset).
+inside the metadata struct are PHV headers too: they come from the same pooled pass.  An E2E
+clone and a replica take the next pooled pass's PHV too and copy the valid headers into it, as BMv2's
+``PHV::copy_headers`` does (an invalid one keeps that PHV's values; an E2E clone's other
+metadata is reset).
 """
 from __future__ import annotations
 
@@ -178,6 +180,8 @@ class Engine:
         self.copy_fl = ns["copy_field_list"]
         self.copy_mh = ns["copy_meta_headers"]
         self.reuse_mh = ns["reuse_meta_headers"]
+        self.copy_valid = ns["copy_valid_headers"]
+        self.copy_valid_mh = ns["copy_valid_meta_headers"]
         self._src = None     # the pooled pass whose PHV the pass being built takes (_new_meta)
         self.AssertionFailed = ns["AssertionFailed"]
         self.clock = pipeline.clock
@@ -282,9 +286,9 @@ class Engine:
 
     def _pooled(self):
         """Headers for a pass BMv2 parses again into a PHV from its pool (an I2E clone, a
-        resubmitted or recirculated packet): the next released pass's, reset as
-        :meth:`_headers` resets them, else fresh ones.  A copy whose PHV BMv2 overwrites (a
-        replica, an E2E clone) still takes one: its caller pops it unused."""
+        resubmitted or recirculated packet; an E2E clone, which copies the valid headers into
+        it): the next released pass's, reset as :meth:`_headers` resets them, else fresh ones.
+        A replica takes one too (the original's PHV goes back to the pool after ingress)."""
         return self._reuse(self._pool)
 
     def _started(self, P) -> None:
@@ -393,18 +397,15 @@ class Engine:
             reps = self.pl.mcast_groups.get(grp) or ()
             if tr:
                 tr(f"multicast group {grp}: {len(reps)} replica(s)")
-            last = len(reps) - 1
-            for k, (eport, rid) in enumerate(reps):
-                if self._pool:
-                    self._pool.pop()  # BMv2's replica takes a PHV from the pool and overwrites it
-                if k == last:
-                    R = P  # the last replica takes the original's state: one copy fewer
-                    # every BMv2 replica is a fresh copy: no recirculate/truncate request
-                    R.recirc = R.trunc = None
-                else:
-                    R = PacketState(P.data, iport, tr)
-                    R.off, R.plen, R.ilen = P.off, P.plen, P.ilen
-                    R.hdr, R.meta, R.sm = P.hdr.copy(), P.meta.copy(), P.sm.copy()
+            for eport, rid in reps:
+                # every BMv2 replica is a fresh copy (no recirculate/truncate request) in a PHV from
+                # the pool, into which the valid headers are copied (clone_with_phv: copy_headers)
+                R = PacketState(P.data, iport, tr)
+                R.off, R.plen, R.ilen = P.off, P.plen, P.ilen
+                R.hdr, R.meta, R.sm = self.copy_valid(P.hdr, self._pooled()), P.meta.copy(), P.sm.copy()
+                src, self._src = self._src, None
+                self.reuse_mh(src.meta if src is not None and src.meta is not None else self.new_meta(), R.meta)
+                self.copy_valid_mh(P.meta, R.meta)
                 R.sm.egress_rid = rid
                 R.sm.instance_type = I_REPL
                 egress_q.append((R, eport))
@@ -450,10 +451,10 @@ class Engine:
             if C is None:   # (its parser dropped it, as the original's did not: an assert on a field)
                 continue
             pooled, C.meta = C.meta, self.new_meta()
-            if kind == I_E2E:   # headers in the metadata struct are PHV headers: copied, not reset
-                self.copy_mh(P.meta, C.meta)
-            elif pooled is not None:   # an I2E clone parsed again into a pooled PHV keeps its
-                self.copy_mh(pooled, C.meta)   # metadata headers as make() took them
+            if pooled is not None:   # a clone in a pooled PHV keeps its metadata headers as
+                self.copy_mh(pooled, C.meta)   # make() took them (the rest of its metadata reset)
+            if kind == I_E2E:   # headers in the metadata struct are PHV headers: the valid ones copied
+                self.copy_valid_mh(P.meta, C.meta)
             if fl is not None:   # (p4c's JSON: 0 for a plain clone, no list has id 0)
                 self.copy_fl(P.meta, C.meta, fl)
             C.sm = self.new_sm()
@@ -486,11 +487,12 @@ class Engine:
             return
         if P.clone is not None:
             def e2e():  # the packet as egress left it: headers copied, the rest of the frame shared
-                if self._pool:
-                    self._pool.pop()  # BMv2's E2E clone takes a PHV from the pool and overwrites it
                 C = PacketState(P.data, P.port, tr)
                 C.off, C.plen, C.ilen = P.off, P.plen, P.ilen
-                C.hdr = P.hdr.copy()
+                # BMv2's E2E clone takes a PHV from the pool and copies the valid headers into it
+                # (PHV::copy_headers): an invalid one keeps that PHV's values (gen_copy_valid)
+                C.hdr = self.copy_valid(P.hdr, self._pooled())
+                C.meta = self._new_meta()
                 return C
             self._clone(P, I_E2E, e2e, tr, egress_q)
         if sm.egress_spec == self.drop_port:

@@ -513,6 +513,9 @@ class BlockGen:
         else:
             self.emit(1, "pass")
         self.emit(0, "")
+        # ``copy_valid_meta_headers(src, dst)``: an E2E clone's (gen_copy_valid)
+        self.gen_copy_valid("copy_valid_meta_headers", ing[1]["t"] if body else ["bit", 1], headers_only=True)
+        self.emit(0, "")
 
     def struct_paths(self, top: str, annotated: set) -> dict:
         """struct name -> the attribute prefixes (``""``, ``"inner."``, ...) where a struct of that
@@ -561,6 +564,7 @@ class BlockGen:
             return self.default(t)
         self.emit(0, f"def new_headers(): return {ctor('parser', 1)}")
         self.gen_reuse_headers(blocks["parser"]["params"][1]["t"])
+        self.gen_copy_valid("copy_valid_headers", blocks["parser"]["params"][1]["t"])
         self.emit(0, f"def new_meta(): return {ctor('parser', 2)}")
         self.emit(0, f"def new_sm(): return {ctor('parser', 3)}")
         return "\n".join(prune_prologues(self.lines)) + "\n"

@@ -259,6 +259,43 @@ class TypeGen:
             return
         self.emit(1, "return h")
 
+    def gen_copy_valid(self, fn: str, t, headers_only: bool = False) -> None:
+        """``fn(src, dst)``: BMv2's ``PHV::copy_headers`` from ``src`` into ``dst`` (a PHV taken
+        from the pool, reset): a valid header (stack element, union member) is copied whole, an
+        invalid one keeps ``dst``'s field values, a stack its next index; returns ``dst``.  An
+        E2E clone's and a replica's PHV are made so (simple_switch ``clone_with_phv_reset_metadata_ptr``,
+        ``clone_with_phv_ptr``): a read of a header invalid in the original sees the pooled PHV's
+        values (fuzz_mutants seeds 4566, 4581).  Other leaves are copied (left alone with ``headers_only``: the metadata
+        struct's headers)."""
+        self.emit(0, f"def {fn}(src, dst):")
+        if t[0] == "struct":
+            self._copy_valid_struct(t[1], "src", "dst", 1, [0], headers_only)
+        elif t[0] == "header":
+            self.emit(1, "return src.copy() if src._v else dst")
+            return
+        self.emit(1, "return dst")
+
+    def _copy_valid_struct(self, name: str, s: str, d: str, ind: int, n: list, headers_only: bool) -> None:
+        """Statements of :meth:`gen_copy_valid` for struct ``name`` at ``s`` / ``d``."""
+        for f, ft in self.ir["structs"][name]["fields"]:
+            k = ft[0]
+            if k == "header":
+                self.emit(ind, f"if {s}.{f}._v: {d}.{f} = {s}.{f}.copy()")
+            elif k == "struct":
+                self._copy_valid_struct(ft[1], f"{s}.{f}", f"{d}.{f}", ind, n, headers_only)
+            elif k == "stack":
+                n[0] += 1
+                a, b = f"_a{n[0]}", f"_b{n[0]}"
+                self.emit(ind, f"{a}, {b} = {s}.{f}, {d}.{f}")
+                self.emit(ind, f"{b}.n = {a}.n")
+                self.emit(ind, f"for _i in range(len({a}.a)):")
+                if ft[1] in self.ir["structs"]:  # a stack of header unions
+                    self._copy_valid_struct(ft[1], f"{a}.a[_i]", f"{b}.a[_i]", ind + 1, n, headers_only)
+                else:
+                    self.emit(ind + 1, f"if {a}.a[_i]._v: {b}.a[_i] = {a}.a[_i].copy()")
+            elif not headers_only:
+                self.emit(ind, f"{d}.{f} = {s}.{f}")
+
     def _reuse_struct(self, name: str, path: str, ind: int, n: list, headers_only: bool = False) -> None:
         """Statements resetting struct ``name`` at ``path`` as a pooled PHV is reset: headers
         invalid, stacks emptied, other leaves back to their defaults (left alone with

@@ -29,16 +29,21 @@ from seed_tests import fuzz_seed_tests
 # of a dropped table (type_info), 4015 a local kept live by a read a case copy replaced, with mutz36's kinds
 # 4243 and 4381 an action body's store before a `return` dead at the copy-back / the call site, with `mux_expr`
 # 1878 a union copy-back read only by a store dead past an emptied `if`; mutz43, with mutz35's kinds 4112 an exit
-# under an `if` before a returning case's `return` (RemoveReturns' flag unknown past the switch)
+# under an `if` before a returning case's `return` (RemoveReturns' flag unknown past the switch); mutz44, with
+# mutz35's kinds 4332 a HashAlgorithm local hashed past an exit, known from its read before it, and 4506 an
+# @name twin action of a dropped table listed at the other control (P4Info order), with mutz35's kinds 4654 a
+# union store before a switch case that returns (RemoveReturns' flag), with mutz36's kinds 4729 one before an
+# action_run switch whose action returns early
 SEEDS = [1, 2, 3, 4, 5, 86, 91, 97, 310, 711, 804, 1229, 1528, 1756, 2240, 1845, 2471, 2321, 2955, 2981, 159, 251,
-         3304, 3550, 3374, 3793, 1528, 1588, 3955, 1761, 3999, 4015, 4243, 4381, 1878, 4112]
+         3304, 3550, 3374, 3793, 1528, 1588, 3955, 1761, 3999, 4015, 4243, 4381, 1878, 4112, 4332, 4506, 4654, 4729]
 _KIND_SEEDS = {1845: "cast_slice,exit_stmt,switch_wrap", 2321: "action_if,stack_op,union_op",
                2955: "action_if,stack_op,union_op", 2981: "action_if,stack_op,union_op",
                159: "mux_expr", 251: "mux_expr", 3550: "action_if", 3374: "cast_slice,exit_stmt,switch_wrap",
                3793: "action_if,stack_op,union_op", 1528: "mux_expr", 1588: "mux_expr", 1761: "mux_expr",
                3999: "cast_slice,exit_stmt,switch_wrap", 4015: "cast_slice,exit_stmt,switch_wrap",
                4243: "action_if,stack_op,union_op", 4381: "action_if,stack_op,union_op", 1878: "mux_expr",
-               4112: "cast_slice,exit_stmt,switch_wrap"}
+               4112: "cast_slice,exit_stmt,switch_wrap", 4332: "cast_slice,exit_stmt,switch_wrap",
+               4654: "cast_slice,exit_stmt,switch_wrap", 4729: "action_if,stack_op,union_op"}
 
 
 def _mutant(seed: int):
