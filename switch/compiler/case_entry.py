@@ -19,6 +19,7 @@ from .copy_paths import ir_path, may_write, overlap, path_reads, put_path
 from .elab_common import has_call, ir_dicts
 from .header_init import has_method_call
 from .predication import MUX_WRAPPERS
+from .union_defuse import in_place_structs, substitute
 
 
 def entry_copies(stmts: list, expand=None) -> dict:
@@ -30,8 +31,9 @@ def entry_copies(stmts: list, expand=None) -> dict:
     them, so one that reads its own destination may no longer (helper fuzz40: ``meta.m8 = hdr.h.b;
     switch (x) { 5: { meta.m8 = meta.m8 + 2; } }`` leaves ``hdr.h.b + 2`` in meta.m8 on every packet).
     A sub-control applied there is its body as p4c inlines it (``expand``: the elaborator's
-    ``inlined_for_copies``; not one that returns or exits), after its out/inout arguments' copy-backs
-    have ended what they may write."""
+    ``inlined_for_copies``; not one that returns: RemoveReturns' flag joins; an ``exit`` there is as
+    in the caller, an ``if (c) { exit; }`` ends nothing) between the inliner's copies of the
+    arguments it does not use in place (:func:`_inlined_apply`)."""
     decls = {d["n"] for d in stmts if d.get("s") == "decl"}
     known: dict = {}
     work = list(stmts)
@@ -41,15 +43,19 @@ def entry_copies(stmts: list, expand=None) -> dict:
         if k == "block":   # (no join at a plain block's end)
             work[:0] = st["body"]
             continue
-        body = expand(st) if k == "apply_control" and expand is not None else None
-        if body is not None and not any(d.get("s") in ("return", "exit") for d in ir_dicts(body)):
-            outs = [ir_path(a["e"]) for a in st["args"] if a["dir"] in ("out", "inout")]
-            for p in [p for p, v in known.items() if any(o is None or overlap(o, r) for o in outs for r in [p, *path_reads(v)])]:
+        if k == "inlined_end":   # (the parameters' variables are the inlined body's own)
+            for p in [p for p, v in known.items() if any(n is None or overlap(r, n) for r in [p, *path_reads(v)] for n in st["names"])]:
                 del known[p]
-            work[:0] = body
+            continue
+        body = expand(st) if k == "apply_control" and expand is not None else None
+        if body is not None and not any(d.get("s") == "return" for d in ir_dicts(body)):
+            work[:0] = _inlined_apply(st, body)
             continue
         dest, val = (st["n"], st.get("init")) if k == "decl" else \
             (ir_path(st["l"]), st["r"]) if k == "assign" and st["l"].get("op") != "slice" else (None, None)
+        if isinstance(val, dict) and k in ("assign", "decl"):   # (the value first: `x = x + 5;` reads x's copy)
+            for p, v in known.items():
+                val = put_path(val, p, v)
         for p in [p for p, v in known.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
             del known[p]
         if dest is None or "[*]" in dest or not isinstance(val, dict) or st.get("siblings") or \
@@ -57,11 +63,36 @@ def entry_copies(stmts: list, expand=None) -> dict:
                 has_method_call(val) or \
                 (val.get("t") or [None])[0] not in ("bit", "int", "bool"):
             continue
-        for p, v in known.items():
-            val = put_path(val, p, v)
         if not any(overlap(r, dest) for r in path_reads(val)):
             known[dest] = val
     return known
+
+
+def _inlined_apply(call: dict, body: list) -> list:
+    """Sub-control apply ``call`` as p4c's inliner pastes it, ``body`` being its body with the
+    arguments it uses in place (``in_place_structs``) put in: each other parameter's variable given
+    its ``in``/``inout`` argument first (a header's or struct's used in place), the ``out``/``inout``
+    arguments given the variable back
+    after (``meta.m8 = hdr.h.b; s.apply(meta.m8);`` with ``x = x + 5;`` in the body leaves
+    ``hdr.h.b + 5`` in meta.m8 for LocalCopyPropagation, helper fuzz41), then an ``inlined_end``
+    mark ending the copies of and reading those variables.  An ``out``/``inout`` argument without
+    a variable ends, before the body, every copy it may write or that reads it."""
+    inplace = in_place_structs(call)
+    # (an `in`/`inout` header, stack or struct at a fixed path is used in place too where every apply
+    # passes the same arguments, as most do: `x.b` in the body reads `hdr.h.b`, helper fuzz41)
+    more = {a["py"]: a["e"] for a in call["args"] if "py" in a and a["py"] not in inplace and a["dir"] in ("in", "inout")
+            and (a["e"].get("t") or [None])[0] in ("header", "stack", "struct") and not a.get("siblings")
+            and "[*]" not in (ir_path(a["e"]) or "[*]")}
+    body = substitute(body, more)
+    own = [a for a in call["args"] if "py" in a and a["py"] not in inplace and a["py"] not in more]
+
+    def var(a):
+        return {"op": "var", "n": a["py"], "t": a["e"].get("t")}
+    ends = [ir_path(a["e"]) for a in call["args"] if a["dir"] in ("out", "inout") and "py" not in a]
+    head = [{"s": "inlined_end", "names": ends}] if ends else []
+    return head + [{"s": "assign", "l": var(a), "r": a["e"]} for a in own if a["dir"] in ("in", "inout")] + \
+        list(body) + [{"s": "assign", "l": a["e"], "r": var(a)} for a in own if a["dir"] in ("out", "inout")] + \
+        [{"s": "inlined_end", "names": [a["py"] for a in own]}]
 
 
 def mux_of(e: dict) -> dict:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-from .copy_paths import ir_path, overlap
+from .copy_paths import ir_path, overlap, path_reads
 from .elab_common import ir_dicts
 
 _PATH_OPS = ("var", "field", "stack_idx")
@@ -66,7 +66,11 @@ def stack_element_copies(st: dict, dest, val, elem_of) -> list:
 def struct_member_assigns(st: dict, members_of) -> list | None:
     """Assignment ``st`` of a whole struct (not a header union) from a fixed path or a struct
     initializer, as CopyStructures writes it: one assignment per member, a nested struct's
-    members in turn; None for anything else, or where the value reads the destination.
+    members in turn; None for anything else, or where a copy from a path reads the destination.
+    An initializer reading its destination goes through a temporary first (p4c's RemoveAliases:
+    ``tmp = {x, m.inner.v + 2}; m.inner = tmp;``, both then split; a declaration of the temporary
+    ``v0_alias_..`` first), which LocalCopyPropagation folds: ``m.inner.v = m.inner.v + 2`` after a
+    copy of ``m.inner.v`` before the switch is a copy that goes on after it (helper fuzz41).
     ``members_of``: the elaborator's ``struct_fields``."""
     if members_of is None or st.get("s") != "assign" or st.get("siblings") or st["l"].get("op") not in _PATH_OPS:
         return None
@@ -76,6 +80,12 @@ def struct_member_assigns(st: dict, members_of) -> list | None:
         return None
     if val.get("op") == "mk" and (val.get("t") or [None])[0] == "struct":
         vals = dict(zip(val["fields"], val["vals"]))
+        if any(overlap(r, dest) for r in path_reads(val)):
+            tmp = {"op": "var", "n": "v0_alias_" + re.sub(r"\W", "_", dest), "t": st["l"]["t"]}
+            head = struct_member_assigns({"s": "assign", "l": tmp, "r": val}, members_of)
+            back = struct_member_assigns({"s": "assign", "l": st["l"], "r": tmp}, members_of)
+            return None if head is None or back is None else \
+                [{"s": "decl", "n": tmp["n"], "t": tmp["t"], "init": None}, *head, *back]
     elif val.get("op") in _PATH_OPS and val.get("t") == st["l"].get("t") and ir_path(val) is not None:
         vals = {f: {"op": "field", "base": val, "f": f, "t": ft} for f, ft in info[0]}
     else:

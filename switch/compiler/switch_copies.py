@@ -141,6 +141,7 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
     declared = {d.get("n") for d in ir_dicts(body) if d.get("s") == "decl"}
     parents: dict = {}
     flat = [m for st in _straight(body, fold, [], parents) for m in struct_member_assigns(st, members_of) or [st]]
+    declared |= {d["n"] for d in flat if d.get("s") == "decl"}   # (struct_member_assigns' temporaries)
     entry = dict(entry or {})
     avail: dict = {}
     wholes: dict = {}   # path -> {"op": "whole", "v": the header it copies} (_whole_step)
@@ -201,13 +202,15 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
         if dest is not None and "." not in dest and "[" not in dest and val is not None and val.get("op") == "list" \
                 and not has_method_call(val) and not any(overlap(r, dest) for r in path_reads(val)):
             tuples[dest] = val["items"]   # (`tp = {a, b}; h.c = tp[1];` copies b: fuzz_exprs seed 6209)
+        # (`hdr.s[1] = hdr.o;`: a whole-header copy; `hdr.s = l;`: element by element -- the
+        # source's own copy put in before the store ends the copies, none where it is the
+        # destination: `tmp.ih = m.ih; m.ih = tmp.ih;`, struct_member_assigns' temporary)
+        news = [(dest, val)] if _whole_source(st, dest, val) else []
+        news = [(p, wholes[ir_path(v)]["v"] if ir_path(v) in wholes else v, v["t"])
+                for p, v in news + stack_element_copies(st, dest, val, elem_of)]
         for p in [p for p, w in wholes.items() if _whole_step(st, p, w)[1]]:
             del wholes[p]
-        if _whole_source(st, dest, val):   # (`hdr.s[1] = hdr.o;`: a whole-header copy)
-            src = wholes[ir_path(val)]["v"] if ir_path(val) in wholes else val
-            wholes[dest] = {"op": "whole", "v": src, "t": val["t"]}
-        for ep, ev in stack_element_copies(st, dest, val, elem_of):   # (`hdr.s = l;`: element by element)
-            wholes[ep] = {"op": "whole", "v": wholes[ir_path(ev)]["v"] if ir_path(ev) in wholes else ev, "t": ev["t"]}
+        wholes.update({p: {"op": "whole", "v": v, "t": t} for p, v, t in news if not overlap(ir_path(v) or "", p)})
         k = None if val is None else fold(val)   # (`x - x` is 0: no read of x left, fuzz_exprs seed 12527)
         if dest is None or "[*]" in dest or val is None or has_method_call(val) or \
                 val.get("op") in ("list", "mk", "invalid_hdr") or (st.get("l") or {}).get("op") == "slice" or \
