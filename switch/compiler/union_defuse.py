@@ -174,9 +174,34 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
 
 
 def returns_passed(node):
-    """An action body with each ``return`` in it made a ``nop`` (:func:`inlined_action`; a table's
-    actions in :meth:`~.elab_unions.UnionRules.inlined_table`): the return ends the action only."""
-    return ir_replace(node, lambda d: {"s": "nop"} if d.get("s") == "return" else None)
+    """An action body as p4c's RemoveReturns leaves it, for the def-use views (:func:`inlined_action`; a
+    table's actions in :meth:`~.elab_unions.UnionRules.inlined_table`): a ``return`` ends the action
+    only -- the path goes on with the copy-backs or the call site's rest --, and what follows a
+    statement that may return is under ``if (!hasReturned)``, which may not run (a store there does
+    not overwrite the caller's one for p4c; what follows a plain ``return`` is gone)."""
+    out = []
+    for s in node:
+        if s.get("s") == "return":
+            break
+        out.append(_returns_in(s))
+        if any(n.get("s") == "return" for n in ir_dicts(s)):
+            rest = returns_passed(node[len(out):])
+            if rest:
+                out.append({"s": "if", "c": dict(_ANY), "then": rest, "else": []})
+            break
+    return out
+
+
+def _returns_in(s: dict) -> dict:
+    """Statement ``s`` with :func:`returns_passed` applied to the statement lists in it."""
+    k = s.get("s")
+    if k == "if":
+        return dict(s, then=returns_passed(s["then"] or []), **{"else": returns_passed(s["else"] or [])})
+    if k == "block":
+        return dict(s, body=returns_passed(s["body"]))
+    if k in _SWITCHES:
+        return dict(s, cases=[dict(c, body=returns_passed(c["body"])) for c in s["cases"]])
+    return s
 
 
 def out_overwrite(call: dict, lv) -> list | None:

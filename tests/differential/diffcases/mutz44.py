@@ -131,6 +131,24 @@ CASES += [
     for name, body in _ACT_RET.items()
 ]
 
+# (mutz44's open item, probed) an action body `if (..) { return; } hdr.u.x = hdr.h2;` called directly or by
+# a table after `hdr.u.x = hdr.h;`: RemoveReturns puts the overwrite under `if (!hasReturned)`, so p4c's
+# def-use keeps the caller's store (BMv2: u.w invalid, u.x as stored where the action returned);
+# checkmate-p4c passed the return as a `nop` and took the overwrite as unconditional, dropping the store
+# (union_defuse.returns_passed now as RemoveReturns has it)
+_ACT_RET_OVERWRITE = [
+    case(f"mutz44_union_store_overwritten_after_a_conditional_return_of_an_action_{name}", CAT, program(f"""
+        hdr.u.x = hdr.h;
+        {call}
+        hdr.h.c = (bit<16>)((bit<1>)hdr.u.w.isValid() ++ (bit<1>)hdr.u.x.isValid());
+""", ingress_decls="""    action a() { if (hdr.h.b == 1) { return; } hdr.u.x = hdr.h2; }
+    table t { key = { hdr.h.b: exact; } actions = { a; } default_action = a(); }
+""", **_U),
+        frames=[(1, H(a, b, 2, d=9, payload=bytes([9, 8, 7, 6, 5, 4, 3, 2, 1]))) for a in (1, 3, 4) for b in (1, 2)])
+    for name, call in {"direct": "a();", "table": "t.apply();"}.items()
+]
+CASES += _ACT_RET_OVERWRITE
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
