@@ -33,7 +33,9 @@ def entry_copies(stmts: list, expand=None) -> dict:
     A sub-control applied there is its body as p4c inlines it (``expand``: the elaborator's
     ``inlined_for_copies``; not one that returns: RemoveReturns' flag joins; an ``exit`` there is as
     in the caller, an ``if (c) { exit; }`` ends nothing) between the inliner's copies of the
-    arguments it does not use in place (:func:`_inlined_apply`)."""
+    arguments it does not use in place (:func:`_inlined_apply`).  A whole-header copy between fixed
+    paths is kept too (``{"op": "whole", ..}``, as ``switch_copies`` has them): a case's ``hdr.h =
+    meta.mh;`` after ``meta.mh = hdr.h2;`` copies ``hdr.h2`` for p4c (helper fuzz41)."""
     decls = {d["n"] for d in stmts if d.get("s") == "decl"}
     known: dict = {}
     work = list(stmts)
@@ -53,11 +55,18 @@ def entry_copies(stmts: list, expand=None) -> dict:
             continue
         dest, val = (st["n"], st.get("init")) if k == "decl" else \
             (ir_path(st["l"]), st["r"]) if k == "assign" and st["l"].get("op") != "slice" else (None, None)
+        src = ir_path(val) if isinstance(val, dict) and val.get("op") in ("var", "field", "stack_idx") else None
+        whole = None if src is None or dest is None or "[*]" in src + dest or overlap(src, dest) or \
+            (val.get("t") or [None])[0] != "header" or st.get("siblings") else \
+            {"op": "whole", "v": known[src]["v"] if (known.get(src) or {}).get("op") == "whole" else val, "t": val["t"]}
         if isinstance(val, dict) and k in ("assign", "decl"):   # (the value first: `x = x + 5;` reads x's copy)
             for p, v in known.items():
-                val = put_path(val, p, v)
-        for p in [p for p, v in known.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
+                val = put_path(val, p, v) if v.get("op") != "whole" else val
+        for p in [p for p, v in known.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))
+                  or v.get("op") == "whole" and _names_either(st, p, ir_path(v["v"]))]:
             del known[p]
+        if whole is not None and not overlap(ir_path(whole["v"]), dest):   # (`meta.mh = hdr.h2;`: a whole-header copy)
+            known[dest] = whole
         if dest is None or "[*]" in dest or not isinstance(val, dict) or st.get("siblings") or \
                 ("." not in dest and "[" not in dest and dest not in decls) or has_call(val) or \
                 has_method_call(val) or \
@@ -66,6 +75,15 @@ def entry_copies(stmts: list, expand=None) -> dict:
         if not any(overlap(r, dest) for r in path_reads(val)):
             known[dest] = val
     return known
+
+
+def _names_either(st: dict, a: str, b: str) -> bool:
+    """Whether ``st`` uses header ``a`` or ``b`` other than through a field: a whole-header copy ends
+    there (p4c ends it at any use but a field's or an exact copy, ``switch_copies._whole_step``; here
+    at an exact copy too)."""
+    bases = {id(d["base"]) for d in ir_dicts(st) if d.get("op") == "field"}
+    return any(d.get("op") in ("var", "field", "stack_idx") and ir_path(d) in (a, b) and id(d) not in bases
+               for d in ir_dicts(st))
 
 
 def _inlined_apply(call: dict, body: list) -> list:

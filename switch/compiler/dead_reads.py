@@ -8,7 +8,10 @@ the packet on BMv2 whatever ``i`` is (fuzz_exprs seed 6144, egress; the same in 
 first store is dropped here too.
 
 Only straight-line code is looked at (the statements that follow in the same block, through plain
-nested blocks): the store is dead when a later assignment writes all of its target (the same path,
+nested blocks, and after the block or ``if`` holding the store; a function call is its arguments, a
+``switch`` on a value and a plain ``for (x in {..})`` loop are looked into, a store in such a loop is
+dead when only the next iteration's store reads it and what follows the loop overwrites it: helper
+fuzz41, fuzz_exprs seed 19185, p4c's repeated def-use on the unrolled loop): the store is dead when a later assignment writes all of its target (the same path,
 the whole header or struct holding it, or a slice of it holding every bit stored: helper fuzz35) before any statement reads an overlapping path
 (declarations of locals in between too), and into the body of a sub-control applied with its
 arguments in place (p4c's def-use runs after its inliner; fuzz_mutants seed 1528); any other
@@ -95,6 +98,8 @@ def _store_fate(target: str, rest: list, sub_body=None, span=None):
             continue   # (a validity change reads no field: `hdr.h = {..}` is one, then the fields)
         if k in ("push_front", "pop_front") and _path(st["st"]) is not None and not _overlap(_path(st["st"]), target):
             continue   # (its own stack only: fuzz_mutants seed 3793, helper mutz40)
+        if k == "call_fn" and not has_method_call(st) and not any(_overlap(r, target) for r in path_reads(st["args"], [])):
+            continue   # (p4c has inlined the function: it reaches only its arguments, fuzz_exprs seed 19185)
         if k == "if" and not has_method_call(st["c"]) and not any(d.get("op") == "table_hit" for d in ir_dicts(st["c"])) \
                 and not any(_overlap(r, target) for r in path_reads(st["c"], [])):
             # (p4c's def-use goes into both arms: fuzz_mutants seeds 3488 (helper opens4) and 2945
@@ -105,6 +110,20 @@ def _store_fate(target: str, rest: list, sub_body=None, span=None):
                 return False
             if all(fates):
                 return True
+            continue
+        if k == "switch_value" and not has_method_call(st["e"]) and not any(_overlap(r, target) for r in path_reads(st["e"], [])):
+            # (as an `if`: each case, and no case where no label matches -- helper fuzz41)
+            fates = [_store_fate(target, list(flat_blocks(c["body"])), sub_body, span) for c in st["cases"]]
+            fates += [] if any("default" in c["labels"] for c in st["cases"]) else [None]
+            if False in fates:
+                return False
+            if all(fates):
+                return True
+            continue
+        if k == "for_in" and _plain_loop(st) and not any(_overlap(r, target) for r in path_reads(st["values"], [])):
+            fate = _store_fate(target, list(flat_blocks(st["body"])), sub_body, span)   # (it runs at least once)
+            if fate is not None:
+                return fate
             continue
         if k != "assign":
             return False
@@ -118,19 +137,76 @@ def _store_fate(target: str, rest: list, sub_body=None, span=None):
     return None
 
 
-def drop_dead_indexed_reads(stmts: list, sub_body=None) -> list:
+def drop_dead_indexed_reads(stmts: list, sub_body=None, tail: tuple = ()) -> list:
     """``stmts`` without the stores described in the module docstring (``sub_body``: an
-    ``apply_control``'s body, walked through where its arguments are passed in place)."""
+    ``apply_control``'s body, walked through where its arguments are passed in place); ``tail``:
+    the statements that run after them.  Also in a plain block or an ``if``'s arm, with what
+    follows it (p4c's def-use: ``{ bit<16> i = 5; hdr.s[1] = hdr.s[j]; } hdr.s[1] = {..};``, an
+    unrolled loop's iteration, forwards the packet for j past the end, fuzz_exprs seed 19185).
+    Repeated until nothing changes, as p4c's pass is: a store read only by a dead one goes with it
+    (the earlier iterations' ``hdr.s[1] = hdr.s[j];``, read by the next one's)."""
+    while True:
+        out = _drop_indexed_once(stmts, sub_body, tail)
+        if len(out) == len(stmts) and all(x is y for x, y in zip(out, stmts)):
+            return out
+        stmts = out
+
+
+def _plain_loop(st: dict) -> bool:
+    """A ``for (x in {..})`` loop over at least one value whose body neither breaks nor continues."""
+    return bool(st["values"]) and not any(d.get("s") in ("break", "continue", "return", "exit") for d in ir_dicts(st["body"]))
+
+
+def _dead_in_loop(st: dict, j: int, after: list, sub_body) -> bool:
+    """Whether store ``st["body"][j]`` of a plain ``for_in`` loop is dead in every iteration, as p4c's
+    def-use finds it in the unrolled loop by repeating: in the last one ``after`` (what follows the
+    loop) overwrites it, and in each earlier one only the next iteration's store reads it (helper
+    fuzz41, fuzz_exprs seed 19185: ``for (bit<16> i in {..}) { ..; hdr.s[1] = hdr.s[j]; }
+    hdr.s[1] = {..};``)."""
+    body = _loop_list(st["body"])
+    x = body[j]
+    target = _path(x["l"])
+    return dead_store(target, list(flat_blocks(body[j + 1:])) + after, sub_body, bit_span(x["l"])) and \
+        _store_fate(target, list(flat_blocks(body[j + 1:] + body[:j])), sub_body, bit_span(x["l"])) is not False
+
+
+def _loop_list(body: list) -> list:
+    """The statement list a loop body's plain single blocks wrap (``elab_loops``' iteration block)."""
+    while len(body) == 1 and body[0].get("s") == "block":
+        body = body[0]["body"]
+    return body
+
+
+def _with_loop_list(body: list, new: list) -> list:
+    if len(body) == 1 and body[0].get("s") == "block":
+        return [dict(body[0], body=_with_loop_list(body[0]["body"], new))]
+    return new
+
+
+def _indexed_store(st: dict) -> bool:
+    target = _path(st["l"]) if st.get("s") == "assign" else None
+    return target is not None and "[*]" not in target and _dyn_read(st["r"]) and not has_method_call(st["r"])
+
+
+def _drop_indexed_once(stmts: list, sub_body, tail: tuple) -> list:
     out = []
     for i, st in enumerate(stmts):
+        after = list(flat_blocks(stmts[i + 1:])) + list(tail)
+        if st.get("s") == "for_in" and _plain_loop(st) and any(_indexed_store(x) for x in _loop_list(st["body"])):
+            was = _loop_list(st["body"])
+            body = [x for j, x in enumerate(was) if not (_indexed_store(x) and _dead_in_loop(st, j, after, sub_body))]
+            st = st if len(body) == len(was) else dict(st, body=_with_loop_list(st["body"], body))
         if st.get("s") == "assign" and _dyn_read(st["r"]) and not has_method_call(st["r"]):
             target = _path(st["l"])
-            if target is not None and "[*]" not in target and dead_store(
-                    target, flat_blocks(stmts[i + 1:]), sub_body, bit_span(st["l"])):
+            if target is not None and "[*]" not in target and dead_store(target, after, sub_body, bit_span(st["l"])):
                 continue
-        if st.get("s") == "if" and _dyn_read(st) and _emptied_if(st, list(flat_blocks(stmts[i + 1:])), sub_body):
+        if st.get("s") == "if" and _dyn_read(st) and _emptied_if(st, after, sub_body):
             continue
-        out.append(st)
+        arms = ("body",) if st.get("s") == "block" else ("then", "else") if st.get("s") == "if" else ()
+        new = {arm: _drop_indexed_once(st[arm], sub_body, tuple(after)) for arm in arms
+               if st.get(arm) and _dyn_read(st[arm])}
+        out.append(dict(st, **new) if any(len(new[a]) != len(st[a]) or any(
+            x is not y for x, y in zip(new[a], st[a])) for a in new) else st)
     return out
 
 

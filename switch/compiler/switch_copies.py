@@ -179,11 +179,12 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
                     and st["l"].get("op") != "slice" and not has_call(val):
                 val = _mux_temporary(st, val, fresh(_mux_of(val)["t"]), parents[id(st)])
             for p, v in entry.items():   # (after: a `?:` from before the switch is its temporary for p4c)
-                val = put_path(val, p, v)
-        before = dict(avail)   # (a call's copy-in `p_1 = arg` reads the values before it)
+                val = put_path(val, p, v) if v.get("op") != "whole" else val
+        before, entry_before = dict(avail), dict(entry)   # (a call's copy-in `p_1 = arg` reads the values before it)
         for p in [p for p, v in avail.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
             del avail[p]
-        for p in [p for p, v in entry.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
+        for p in [p for p, v in entry.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))
+                  or v.get("op") == "whole" and _whole_step(st, p, v)[1]]:
             del entry[p]
         for p in [p for p, items in tuples.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(items))]:
             del tuples[p]
@@ -206,7 +207,8 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
         # source's own copy put in before the store ends the copies, none where it is the
         # destination: `tmp.ih = m.ih; m.ih = tmp.ih;`, struct_member_assigns' temporary)
         news = [(dest, val)] if _whole_source(st, dest, val) else []
-        news = [(p, wholes[ir_path(v)]["v"] if ir_path(v) in wholes else v, v["t"])
+        # (a header copied before the switch too: `meta.mh = hdr.h2; switch (..) { 5: { hdr.h = meta.mh; } }`)
+        news = [(p, (wholes.get(ir_path(v)) or entry_before.get(ir_path(v)) or {}).get("v", v), v["t"])
                 for p, v in news + stack_element_copies(st, dest, val, elem_of)]
         for p in [p for p, w in wholes.items() if _whole_step(st, p, w)[1]]:
             del wholes[p]

@@ -16,9 +16,15 @@ hdr.h.b; s.apply(meta.m8);`` with ``x = x + 5;`` in the body leaves ``hdr.h.b + 
 from an ``in`` one, an ``in`` header used in place (``y = x.b + 1``), a body with ``if (..) { exit; }``
 (:func:`switch.compiler.case_entry.entry_copies`, ``_inlined_apply``; also ``x = x + 1`` before
 the switch reads the earlier copy of x).  Guards: the ``in`` argument written between the apply
-and the switch, a body that returns (RemoveReturns' flag joins).
+and the switch, a body that returns (RemoveReturns' flag joins).  A whole-header copy before the switch
+(``meta.mh = hdr.h2;``) is in that state too: the case's ``hdr.h = meta.mh;`` copies ``hdr.h2``
+(guard: an ``isValid()`` of it in between).
+
+fuzz_exprs seed 19185: p4c's def-use drops a store reading a stack past its end from inside a
+block, an ``if`` arm or each iteration of an unrolled loop when what follows overwrites it
+(:func:`switch.compiler.dead_reads.drop_dead_indexed_reads`).
 """
-from .base import case, program
+from .base import PAYLOAD, H, case, program
 from .fuzz40 import _FR, _KW, _OUTI
 
 CAT = "front end (p4c-compatible)"
@@ -39,6 +45,11 @@ for _name, _body in [
          + _SW % "meta.inner = {meta.inner.ih, meta.inner.v + 2};" + " hdr.h2 = meta.inner.ih; hdr.h.c = (bit<16>)meta.inner.v;"),
         ("nested_init_reads_itself", "meta.inner.v = hdr.h.b; " + _SW % "meta = {1, 2, 3, hdr.h2, {hdr.h2, meta.inner.v + 2}};"
          + " hdr.h.c = (bit<16>)meta.inner.v; hdr.h.b = meta.m8;"),
+        ("whole_header_before", "meta.mh = hdr.h2; " + _SW % "hdr.h = meta.mh;" + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
+        ("whole_header_before_field_read_between", "meta.mh = hdr.h2; hdr.h.c = (bit<16>)meta.mh.b; " + _SW % "hdr.h = meta.mh;"
+         + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
+        ("guard_whole_header_before_valid_between", "meta.mh = hdr.h2; if (hdr.h2.isValid()) { hdr.h.c = 9; } " + _SW % "hdr.h = meta.mh;"
+         + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
         # guards
         ("guard_reads_itself_no_copy_before", "meta.inner.v = hdr.h.b; hdr.h.b = 1; " + _SW % "meta.inner = {hdr.h2, meta.inner.v + 2};"
          + " hdr.h.c = (bit<16>)meta.inner.v;"),
@@ -77,6 +88,56 @@ for _name, _decls, _body in [
     CASES.append(case(f"fuzz41_scalar_subcontrol_{_name}", CAT, program(
         "        " + _body + "\n", ingress_decls=f"    {_decls}\n", top=_TOP, **_KW), frames=_FR))
 
+
+
+# p4c's def-use drops a store overwritten before a read also from inside a plain block (an unrolled
+# loop's iteration) or an `if` arm when what follows the block or the `if` overwrites it, so BMv2
+# never reads `hdr.s[i]` past the end for it (fuzz_exprs seed 19185: `{ bit<16> fi13 = ..; hdr.stk[1] =
+# hdr.stk[i]; } hdr.stk[1] = {..};`); checkmate-switch read the element and dropped the packet.
+_STK_PARSER = """
+    state start { pkt.extract(hdr.eth); pkt.extract(hdr.h); pkt.extract(hdr.s[0]); pkt.extract(hdr.s[1]);
+                  pkt.extract(hdr.s[2]); transition accept; }
+"""
+CASES.append(case("fuzz41_dead_stack_read_store_in_a_block_or_arm", "stacks", program("""
+        if (hdr.h.d[7:0] == 1) {
+            { bit<8> z = 1; hdr.s[1] = hdr.s[hdr.h.a[1:0]]; }
+            hdr.s[1] = {9};
+        } else if (hdr.h.d[7:0] == 2) {
+            if (hdr.h.b == 0x11) { hdr.s[1] = hdr.s[hdr.h.a[1:0]]; } else { hdr.h.c = 3; }
+            hdr.s[1] = {7};
+        } else if (hdr.h.d[7:0] == 3) {
+            { { hdr.s[2].x = hdr.s[hdr.h.a[1:0]].x; } hdr.h.c = 4; }
+            hdr.s[2].x = 8;
+        } else if (hdr.h.d[7:0] == 4) {
+            { hdr.s[1] = hdr.s[hdr.h.a[1:0]]; }
+            f(hdr.h.b);
+            switch (hdr.h.b) { 0x11: { hdr.h.c = 5; } 0x12: { } }
+            hdr.s[1] = {4};
+        }
+""", headers="header e_t { bit<8> x; }\n", fields="    e_t[3] s;\n", parser=_STK_PARSER,
+    top="void f(inout bit<8> v) { v = v + 1; }\n", deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.h); pkt.emit(hdr.s);\n"),
+    frames=[(1, H(a, 0x11, 0x2233, d, bytes([1, 2, 3]) + PAYLOAD)) for d in (1, 2, 3, 4) for a in (0, 1, 2, 3)]))
+
+# the same in a `for (.. in {..})` loop (p4c 1.2.4.8 takes the loop spelled out): each iteration's
+# store is read only by the next one's, the last one's overwritten after the loop -- all dead
+_LOOP = """
+        for (bit<8> k in {1, 2, 3}) {
+            hdr.s[1] = hdr.s[hdr.h.a[1:0]];
+            hdr.h.c = hdr.h.c + (bit<16>)k;
+        }
+        hdr.s[1] = {6};
+"""
+_LOOP_OUT = "".join("""
+        {
+            bit<8> k = %d;
+            hdr.s[1] = hdr.s[hdr.h.a[1:0]];
+            hdr.h.c = hdr.h.c + (bit<16>)k;
+        }""" % k for k in (1, 2, 3)) + "\n        hdr.s[1] = {6};\n"
+_KWS = dict(headers="header e_t { bit<8> x; }\n", fields="    e_t[3] s;\n", parser=_STK_PARSER,
+            deparser="        pkt.emit(hdr.eth); pkt.emit(hdr.h); pkt.emit(hdr.s);\n")
+CASES.append(case("fuzz41_dead_stack_read_store_in_a_loop", "stacks", program(_LOOP, **_KWS),
+                  ref_source=program(_LOOP_OUT, **_KWS),
+                  frames=[(1, H(a, 0x11, 0x2233, 1, bytes([1, 2, 3]) + PAYLOAD)) for a in (0, 1, 2, 3)]))
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
