@@ -18,6 +18,15 @@ them agree on -- and rewrites the whole-field key elements of the tables applied
 back end lets a table be applied once per control): a source that a table apply reaches (a field
 of a parameter, a control local) becomes the key; any other (a local of the apply body, a ``?:``'s
 temporary) marks the key ``temp``, read as the field holds it (the copy's value, as it still is).
+
+A masked key ``f & K`` (table_keys.bmv2_key_shape keeps it as the field and a mask, a metadata
+field's too: helper keys39) is rewritten alike under its mask (``meta.m8 = hdr.h.a;`` makes it
+``hdr.h.a & K``: BMv2 masks the entries).  A slice of a path is put into a key too (unlike a
+cast or another computed value): after ``meta.m8 = hdr.h.c[7:0];`` -- while ``hdr.h.c`` is not
+written -- p4c computes the key, whole or masked, into a temporary with no mask (``key_0``: BMv2
+compares the entries as sent), so the key is marked ``temp`` (the field holds the slice's value).
+A ``?:``'s temporary, or a source no apply reaches, leaves a masked key as it is (p4c: ``tmp &
+K``, the same value, masked).  Probed on p4c 1.2.4.8's JSON, ingress and egress alike.
 """
 from __future__ import annotations
 
@@ -32,13 +41,26 @@ def _path_of(e) -> str | None:
     return None if p is None or "[*]" in p else p
 
 
+def _src_path(v) -> str | None:
+    """The path a copy reads (a slice's: the path it slices)."""
+    return _path_of(v["a"] if v.get("op") == "slice" else v) if isinstance(v, dict) else None
+
+
+def _masked(e) -> bool:
+    """A key element ``field & constant`` (table_keys.bmv2_key_shape's masked form)."""
+    return isinstance(e, dict) and e.get("op") == "bin" and e.get("o") == "&" and e["b"].get("op") == "const" \
+        and e["a"].get("op") == "field"
+
+
 def _value(r, copies: dict):
-    """What a store of ``r`` leaves as the copy: an IR path, ``_TEMP`` for a ``?:``, or None
-    (a constant, a computed value: put into no key)."""
+    """What a store of ``r`` leaves as the copy: an IR path, a slice of one, ``_TEMP`` for a
+    ``?:``, or None (a constant, a computed value: put into no key)."""
     if not isinstance(r, dict):
         return None
     if r.get("op") == "cond":
         return _TEMP
+    if r.get("op") == "slice" and _path_of(r["a"]) is not None:
+        return r
     p = _path_of(r)
     if p is None:
         return None
@@ -47,7 +69,7 @@ def _value(r, copies: dict):
 
 def _kill(copies: dict, st) -> None:
     for t in [t for t, v in copies.items()
-              if may_write(st, t) or isinstance(v, dict) and may_write(st, _path_of(v))]:
+              if may_write(st, t) or isinstance(v, dict) and may_write(st, _src_path(v))]:
         del copies[t]
 
 
@@ -129,13 +151,16 @@ def propagate_key_copies(body: list, tables: dict, actions: dict, reachable, sub
             continue
         for key in t.get("keys") or ():
             e = key.get("expr")
-            p = _path_of(e) if not key.get("temp") and isinstance(e, dict) and e.get("op") == "field" else None
+            masked = not key.get("temp") and _masked(e)
+            f = e["a"] if masked else e
+            p = _path_of(f) if not key.get("temp") and isinstance(f, dict) and f.get("op") == "field" else None
             v = snaps[0].get(p) if p is not None else None
             if v is None or isinstance(v, dict) and _path_of(v) == p:
                 continue
-            if isinstance(v, dict) and reachable(_path_of(v)) and v.get("t") == e.get("t"):
-                key["expr"] = dict(v)
-            else:
+            vp = _path_of(v) if isinstance(v, dict) else None
+            if vp is not None and reachable(vp) and v.get("t") == f.get("t"):
+                key["expr"] = {**e, "a": dict(v)} if masked else dict(v)
+            elif not masked or isinstance(v, dict) and v.get("op") == "slice":
                 key["temp"] = True
     for name, snaps in seen.items():
         blk = subcontrol_of(snaps[0][0]) if subcontrol_of is not None and not isinstance(name, str) else None

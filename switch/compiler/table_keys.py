@@ -11,7 +11,10 @@ field and a mask (``f & K``, ``K & f``), only when its midend leaves it in that 
 constant folding and strength reduction (``f + 0``, ``f | 0``, ``f ^ 0``, ``f >> 0``, ``f << 0``,
 ``f * 1``, ``~~f``, ``f & ~0``, a full-width slice ``f[w-1:0]``, ``(f & K1) & K2``) -- and
 computes every other key (a slice, a cast, a shift, ``(f >> 8) & 0xf``, a concatenation) into a
-temporary first (``SimplifyKey``), and so is any field of a header stack's element.  The difference shows on an invalid header: BMv2 reads a
+temporary first (``SimplifyKey``), and so is any field of a header stack's element.  A field of a
+struct (user metadata, standard_metadata) masked by a constant is kept as the field and a mask
+too (its entries are masked: runtime/tables.key_mask); any other non-header key is marked
+``temp`` (whole, it reads the same either way).  The difference shows on an invalid header: BMv2 reads a
 field of an invalid header as zeros, while a temporary keeps what the field holds (the previous
 packet's value in BMv2's PHV: mutz25's seed 1625, mutz26's masked keys).  The key's IR is
 returned in the canonical form (``f`` / ``f & K``, under the cast a signed or ``bool`` key
@@ -203,16 +206,31 @@ def _header_field(e) -> bool:
     return True
 
 
+def _struct_field(e) -> bool:
+    """A field of user metadata or standard_metadata (a struct's, through no stack element):
+    masked by a constant, p4c keeps it as the field and a mask too (``meta.m8 & 0xf0``,
+    ``sm.ingress_port & 0x1f0``: BMv2 masks the entries), unless its copy propagation puts a
+    copy into the key (compiler/key_copies; probed, helper keys39)."""
+    if e.get("op") != "field" or (e["base"].get("t") or [None])[0] != "struct":
+        return False
+    b = e["base"]
+    while isinstance(b, dict) and b.get("op") in ("field", "stack_idx"):
+        if b["op"] == "stack_idx":
+            return False
+        b = b["base"] if b["op"] == "field" else b["st"]
+    return True
+
+
 def bmv2_key_shape(ir) -> tuple[dict, bool]:
     """(the key's IR, whether p4c computes it into a temporary) -- see the module docstring.
-    Keys that are not of a header field are returned as they are (no difference to see)."""
+    Other keys that are not of a header field are returned as they are, ``temp``."""
     outer = None
     e = ir
     if e.get("op") == "cast" and _width(e) is not None and e["a"].get("t", [None])[0] in ("int", "bool"):
         outer, e = e, e["a"]   # (a signed or bool key: the cast to its bits is no computation)
     r = _reduce(e)
     if _header_field(r) or (r.get("op") == "bin" and r.get("o") == "&" and r["b"].get("op") == "const"
-                            and _header_field(r["a"])):
+                            and (_header_field(r["a"]) or _struct_field(r["a"]))):
         return ({**outer, "a": r} if outer is not None else r), False
     return ir, True
 

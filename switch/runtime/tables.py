@@ -70,8 +70,7 @@ def key_mask(k: dict) -> int | None:
     p4c's JSON keeps it as the field and a ``mask`` (its SimplifyKey lets such a key through), and
     BMv2 ANDs it into every entry's value.  None for any other key, for a mask of every bit, and
     for a key checkmate-p4c marks ``temp`` (p4c computes it into a temporary, with no mask:
-    compiler/table_keys.bmv2_key_shape; a metadata key is always so marked -- p4c masks one its
-    copy propagation leaves as ``meta.f & K``: not modelled)."""
+    compiler/table_keys.bmv2_key_shape and key_copies: after a copy of a slice)."""
     e = k.get("expr") or {}
     if e.get("op") == "cast":
         e = e["a"]
