@@ -23,6 +23,10 @@ DROP_PORT = 511
 # loop must finish as there (a public key-value store answers a RANGE request by recirculating once
 # per key: 70 keys, 70 passes; 64 cut it: helper corpus17); the bound only stops an endless loop
 MAX_PASSES = 4096
+# E2E clones one received frame may make: BMv2 sets no bound either (an egress that clones every
+# packet E2E, clones included, sends frames forever, one at a time, from bounded queues of 64
+# packets); Engine.run returns a list, so an endless clone chain is cut here (helper loop45)
+MAX_E2E_CLONES = MAX_PASSES
 # a packet that starts less than this many seconds after the previous one ended was, on
 # BMv2, most likely received while that one was still in its pipeline (a burst): its PHV
 # then comes fresh from the pool, not the previous packet's (see Engine._headers).  Wide
@@ -183,6 +187,7 @@ class Engine:
         self.copy_valid = ns["copy_valid_headers"]
         self.copy_valid_mh = ns["copy_valid_meta_headers"]
         self._src = None     # the pooled pass whose PHV the pass being built takes (_new_meta)
+        self._e2e_left = MAX_E2E_CLONES   # E2E clones the frame in Engine.run may still make
         self.AssertionFailed = ns["AssertionFailed"]
         self.clock = pipeline.clock
         # the timestamps of standard_metadata cost a clock read each: only for programs
@@ -313,6 +318,7 @@ class Engine:
             out = []
         ingress_q = [(frame, port, I_NORMAL, None)]
         egress_q: list = []
+        self._e2e_left = MAX_E2E_CLONES
         if tr is not None:
             return self._drain(tr, ingress_q, 0, egress_q, 0, out)
         # fast path (no trace): the first ingress pass and, for one unicast copy, its
@@ -343,6 +349,7 @@ class Engine:
         while True:
             while j < len(egress_q):  # E2E clones are appended while we go
                 P, eport = egress_q[j]
+                egress_q[j] = None    # (an E2E clone chain keeps no packet it has sent)
                 j += 1
                 self._egress(P, eport, tr, ingress_q, egress_q, out)
             if i >= len(ingress_q):
@@ -447,6 +454,12 @@ class Engine:
             return
         reps, _cos, trunc = cfg
         for port, rid in reps:
+            if kind == I_E2E:
+                if self._e2e_left <= 0:
+                    if tr:
+                        tr(f"E2E clone dropped: more than {MAX_E2E_CLONES} E2E clones of one received frame")
+                    return
+                self._e2e_left -= 1
             C = make()
             if C is None:   # (its parser dropped it, as the original's did not: an assert on a field)
                 continue
