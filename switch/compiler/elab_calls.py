@@ -543,6 +543,7 @@ class CallRules:
         self.check_function_divisions(f, [a.get("e") if a.get("dir") == "in" else None for a in args])
         self.note_call_element_stores(f, [a.get("e") if a.get("dir") == "in" else None for a in args], args[0] if args else None)
         self.refuse_metadata_param_copy(f, "function", call.loc)
+        self.refuse_function_metadata_locals(f)
         return {"s": "call_fn", "fn": f["py"], "args": args}
 
     def const_arg(self, ir, p: dict, arg: Node):
@@ -583,6 +584,7 @@ class CallRules:
         args = [self.const_arg(self.arg_value(a, p["t"], scope), p, a) for a, p in zip(call.args, f["params"])]
         self.check_function_divisions(f, args)   # (const_index: p4c inlines the call)
         self.note_call_element_stores(f, args, args[0] if args else None)
+        self.refuse_function_metadata_locals(f)
         return {"op": "call_fn", "fn": f["py"], "args": args, "t": f["ret"]}, f["ret"]
 
 

@@ -47,7 +47,7 @@ labels, negative action data) call :meth:`load_refusal` where they are elaborate
 from __future__ import annotations
 
 from .copy_paths import ir_path, overlap, path_reads
-from .elab_common import BOOL, E, expr_text, ir_replace
+from .elab_common import BOOL, E, expr_text, ir_dicts, ir_replace
 from .meta_locals import action_writes, parser_surviving_reference, surviving_reference
 from .table_keys import bmv2_key_shape, runtime_index_key
 
@@ -311,10 +311,35 @@ class LoadRefusalRules:
         if leaves:
             self._refuse_meta_local(parser_surviving_reference(states, live, leaves, self._meta_effects))
 
-    def _refuse_meta_local(self, hit) -> None:
+    def refuse_function_metadata_locals(self, f: dict) -> None:
+        """:meth:`refuse_metadata_local_copies` of a call of function ``f`` from a control, action or
+        parser (p4c inlines it, its locals fresh at each call): functions are elaborated before V1Switch
+        gives the metadata type, so their locals (``fn_local_decls``, any struct type) are looked at
+        here, in ``f`` and in the functions it calls (helper errs30; a function nobody calls loads)."""
+        mt = self.__dict__.get("user_meta_type")
+        if mt is None or (self.ctx or {}).get("kind") == "function":
+            return
+        by_py = {r["py"]: r for r in self.functions.values()}
+        decls, todo, seen = self.__dict__.get("fn_local_decls") or {}, [f], set()
+        in_action = bool(self.ctx and self.ctx.get("in_action"))
+        while todo:
+            rec = todo.pop()
+            if rec["py"] in seen:
+                continue
+            seen.add(rec["py"])
+            body = rec.get("body") or []
+            ds = list(ir_dicts(body))
+            mine = {d["n"]: decls[d["n"]] for d in ds if d.get("s") == "decl" and d.get("t") == mt and d.get("n") in decls}
+            leaves = self._meta_leaves(mine)
+            if leaves:
+                self._refuse_meta_local(surviving_reference(body, leaves, self._meta_effects, in_action), mine)
+            todo += [by_py[d["fn"]] for d in ds if (d.get("s") == "call_fn" or d.get("op") in ("call_fn", "call_fn_out"))
+                     and d.get("fn") in by_py]
+
+    def _refuse_meta_local(self, hit, decls: dict | None = None) -> None:
         if hit:
             py, field, how = hit
-            name, loc = self.__dict__["meta_local_decls"][py]
+            name, loc = (decls or self.__dict__["meta_local_decls"])[py]
             mt = self.__dict__.get("user_meta_type")
             self.load_refusal(loc, f"{name}, a local of the user metadata type {mt[1]}, is kept by p4c ({how}): No field "
                                    f"'userMetadata.{field}' can be found in header type '{mt[1]}' (simple_switch "

@@ -250,7 +250,9 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
             if s.init is not None and (algo_param := self._algo_param(s.init, scope)) is not None:
                 self.note_algo_param(var_ir, algo_param)   # `HashAlgorithm y = al;`: al's value
             scope.declare(s.name, ("var", var_ir, "inout"), s.loc)
-            if t == self.__dict__.get("user_meta_type"):   # (elab_load_refusals.refuse_metadata_local_copies)
+            if t[0] == "struct" and (self.ctx or {}).get("kind") == "function":   # (refuse_function_metadata_locals)
+                self.__dict__.setdefault("fn_local_decls", {})[py] = (s.name, s.loc)
+            elif t == self.__dict__.get("user_meta_type"):   # (elab_load_refusals.refuse_metadata_local_copies)
                 self.__dict__.setdefault("meta_local_decls", {})[py] = (s.name, s.loc)
             return self.match_kind_store_end(mk if s.init is not None else None, [{"s": "decl", "n": py, "t": t, "init": init}])
         if k == "const":

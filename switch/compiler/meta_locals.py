@@ -19,6 +19,8 @@ as a forward walk over the IR of a body, one value per leaf field of each such l
 * a read of an unknown field keeps the local (a condition, a table key -- p4c never propagates
   into a key --, ``log_msg``, a copy ``m = s`` reading every field), and so does an extern's write
   other than ``register.read`` (which p4c removes when nothing reads it: @noSideEffects);
+* a called function's body is walked as p4c inlines it (its locals fresh at each call, a ``return``'s
+  value read: ``return r;`` with ``r.y`` unset keeps ``r``; helper errs30);
 * not a read p4c removes: after an ``exit``/``return`` (dead), in the value of a store nothing reads
   (``meta_t t2 = s;``: the read counts once the stored value is read), ``s.x = s.x;``; a ``switch``
   with a ``default`` alone, or on a table whose one action is also its default, runs that case;
@@ -137,6 +139,8 @@ class _Walk:
         if k == "block":
             return self.block(st.get("body") or [], known)
         if k in ("exit", "return"):
+            if st.get("v") is not None:   # (a function's value: the caller's copy reads it)
+                self.reads(st["v"], known, 0)
             return None
         if k == "decl":
             n = st.get("n")
