@@ -191,27 +191,16 @@ def _reduce(e):
     return {**e, "a": a, "b": b}
 
 
-def _header_field(e) -> bool:
-    """A field of a header that is no header stack's element: p4c's BMv2 back end computes a
-    key on a stack element's field (``h.v[0].f``, ``h.us[1].b.f``; not ``h.v[0].isValid()``)
-    into a temporary like any other computed key (corpus11: stratum's main.p4 keys its punt
-    table on ``hdr.vlan_tag[0].vid``), a union member's or a nested struct's header it keys on."""
-    if e.get("op") != "field" or (e["base"].get("t") or [None])[0] != "header":
-        return False
-    b = e["base"]
-    while isinstance(b, dict) and b.get("op") in ("field", "stack_idx"):
-        if b["op"] == "stack_idx":
-            return False
-        b = b["base"] if b["op"] == "field" else b["st"]
-    return True
-
-
-def _struct_field(e) -> bool:
-    """A field of user metadata or standard_metadata (a struct's, through no stack element):
-    masked by a constant, p4c keeps it as the field and a mask too (``meta.m8 & 0xf0``,
-    ``sm.ingress_port & 0x1f0``: BMv2 masks the entries), unless its copy propagation puts a
-    copy into the key (compiler/key_copies; probed, helper keys39)."""
-    if e.get("op") != "field" or (e["base"].get("t") or [None])[0] != "struct":
+def _field_of(e, base_type: str) -> bool:
+    """A field of a ``base_type`` ("header" / "struct") value reached through no header stack's
+    element.  A header's: p4c's BMv2 back end computes a key on a stack element's field
+    (``h.v[0].f``, ``h.us[1].b.f``; not ``h.v[0].isValid()``) into a temporary like any other
+    computed key (corpus11: stratum's main.p4 keys its punt table on ``hdr.vlan_tag[0].vid``), a
+    union member's or a nested struct's header it keys on.  A struct's (user metadata,
+    standard_metadata): masked by a constant, p4c keeps it as the field and a mask too
+    (``meta.m8 & 0xf0``, ``sm.ingress_port & 0x1f0``: BMv2 masks the entries), unless its copy
+    propagation puts a copy into the key (compiler/key_copies; probed, helper keys39)."""
+    if e.get("op") != "field" or (e["base"].get("t") or [None])[0] != base_type:
         return False
     b = e["base"]
     while isinstance(b, dict) and b.get("op") in ("field", "stack_idx"):
@@ -229,8 +218,8 @@ def bmv2_key_shape(ir) -> tuple[dict, bool]:
     if e.get("op") == "cast" and _width(e) is not None and e["a"].get("t", [None])[0] in ("int", "bool"):
         outer, e = e, e["a"]   # (a signed or bool key: the cast to its bits is no computation)
     r = _reduce(e)
-    if _header_field(r) or (r.get("op") == "bin" and r.get("o") == "&" and r["b"].get("op") == "const"
-                            and (_header_field(r["a"]) or _struct_field(r["a"]))):
+    if _field_of(r, "header") or (r.get("op") == "bin" and r.get("o") == "&" and r["b"].get("op") == "const"
+                                  and (_field_of(r["a"], "header") or _field_of(r["a"], "struct"))):
         return ({**outer, "a": r} if outer is not None else r), False
     return ir, True
 
