@@ -11,29 +11,16 @@ import struct
 import pytest
 
 from switch.ports import AfPacketPort, parse_port_spec
-from tests.switch_proc.vethpair import recv_frames, sh, veth_pair
+from tests.switch_proc.vethpair import DST, SRC, recv_frames, sample_frames, sh, veth_pair
 
 pytestmark = [pytest.mark.root,
               pytest.mark.skipif(os.geteuid() != 0, reason="needs root (veth pair, AF_PACKET)")]
-
-SRC = bytes.fromhex("020000000002")
-DST = bytes.fromhex("020000000001")
 
 
 @pytest.fixture
 def veth():
     with veth_pair("rxr") as pair:
         yield pair
-
-
-def _frames():
-    payload = bytes(range(256)) * 6
-    tagged = DST + SRC + struct.pack("!HHH", 0x8100, (5 << 13) | 0x123, 0x0800) + payload[:100]
-    qinq = DST + SRC + struct.pack("!HHHHH", 0x88A8, 0x042, 0x8100, 0x007, 0x0800) + payload[:100]
-    tci0 = DST + SRC + struct.pack("!HHH", 0x8100, 0, 0x0800) + payload[:60]
-    full = DST + SRC + b"\x08\x00" + payload[:1500]
-    return [tagged, qinq, tci0, full] + [DST + SRC + b"\x08\x00" + i.to_bytes(4, "big") + payload[:200]
-                                        for i in range(40)]
 
 
 @pytest.mark.parametrize("ring", [True, False], ids=["ring", "recvmsg"])
@@ -45,7 +32,7 @@ def test_frames_arrive_as_sent(veth, ring):
     try:
         assert (port._ring is not None) == ring
         port.recv_batch(1024)  # anything the kernel sent on link-up
-        frames = _frames()
+        frames = sample_frames(stacked_tags=True)
         for f in frames:
             tx.send(f)
         got = recv_frames(port, len(frames))

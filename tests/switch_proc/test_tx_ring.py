@@ -17,26 +17,16 @@ import time
 import pytest
 
 from switch.ports import AfPacketPort, parse_port_spec
-from tests.switch_proc.vethpair import recv_frames, sh, tune, veth_pair
+from tests.switch_proc.vethpair import DST, SRC, recv_frames, sample_frames, sh, tune, veth_pair
 
 pytestmark = [pytest.mark.root,
               pytest.mark.skipif(os.geteuid() != 0, reason="needs root (veth pair, AF_PACKET, netns)")]
-
-SRC = bytes.fromhex("020000000002")
-DST = bytes.fromhex("020000000001")
 
 
 @pytest.fixture
 def veth():
     with veth_pair("txr") as pair:
         yield pair
-
-
-def _frames():
-    payload = bytes(range(256)) * 6
-    tagged = DST + SRC + struct.pack("!HHH", 0x8100, (5 << 13) | 0x123, 0x0800) + payload[:100]
-    full = DST + SRC + b"\x08\x00" + payload[:1500]
-    return [tagged, full] + [DST + SRC + b"\x08\x00" + i.to_bytes(4, "big") + payload[:200] for i in range(40)]
 
 
 def test_ring_sends_what_send_sends_in_order_across_wraps(veth):
@@ -48,7 +38,7 @@ def test_ring_sends_what_send_sends_in_order_across_wraps(veth):
         ring = tx.tx_ring
         assert ring is not None and plain.tx_ring is None and plain.send_deferred is None
         rx.recv_batch(1024)
-        frames = _frames()
+        frames = sample_frames()
         for f in frames:  # immediate sends, through the ring and through send()
             tx.send(f)
         assert recv_frames(rx, len(frames)) == frames

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import struct
 import subprocess
 import time
 
 IPV6 = b"\x86\xdd"
+SRC = bytes.fromhex("020000000002")
+DST = bytes.fromhex("020000000001")
 
 
 def sh(*cmd, check=True, ns=None):
@@ -46,3 +49,18 @@ def recv_frames(port, n: int, timeout: float = 5.0) -> list[bytes]:
         if len(got) < n:
             time.sleep(0.001)
     return got
+
+
+def sample_frames(stacked_tags: bool = False) -> list[bytes]:
+    """The frames both rings must pass unchanged: an 802.1Q-tagged frame (PCP 5, VID 0x123), one of
+    the full MTU, and 40 numbered ones (order); ``stacked_tags`` adds an 802.1ad + 802.1Q frame and a
+    tag with TCI 0 after the first (the receive ring re-inserts what the kernel stripped)."""
+    payload = bytes(range(256)) * 6
+    tagged = DST + SRC + struct.pack("!HHH", 0x8100, (5 << 13) | 0x123, 0x0800) + payload[:100]
+    extra = []
+    if stacked_tags:
+        extra = [DST + SRC + struct.pack("!HHHHH", 0x88A8, 0x042, 0x8100, 0x007, 0x0800) + payload[:100],
+                 DST + SRC + struct.pack("!HHH", 0x8100, 0, 0x0800) + payload[:60]]
+    full = DST + SRC + b"\x08\x00" + payload[:1500]
+    return [tagged, *extra, full] + [DST + SRC + b"\x08\x00" + i.to_bytes(4, "big") + payload[:200]
+                                    for i in range(40)]
