@@ -54,9 +54,12 @@ def entry_copies(stmts: list, expand=None, copied=frozenset()) -> dict:
             for p in [p for p, v in known.items() if any(n is None or overlap(r, n) for r in [p, *path_reads(v)] for n in st["names"])]:
                 del known[p]
             continue
-        body = expand(st) if k == "apply_control" and expand is not None else None
+        temps = (st.get("copy_args") or st.get("fn") in copied) and k == "apply_control"
+        # (applied with different arguments: an inout struct too is a temporary's, not in place)
+        body = expand(dict(st, args=[a for a in st["args"] if not temps or not _temporary(a)])) \
+            if k == "apply_control" and expand is not None else None
         if body is not None and not any(d.get("s") == "return" for d in ir_dicts(body)):
-            work[:0] = _inlined_apply(st, body, st.get("copy_args") or st.get("fn") in copied)
+            work[:0] = _inlined_apply(st, body, temps)
             continue
         dest, val = (st["n"], st.get("init")) if k == "decl" else \
             (ir_path(st["l"]), st["r"]) if k == "assign" and st["l"].get("op") != "slice" else (None, None)
@@ -92,13 +95,11 @@ def _inlined_apply(call: dict, body: list, copied: bool = False) -> list:
     mark ending the copies of and reading those variables.  An ``out``/``inout`` argument without
     a variable ends, before the body, every copy it may write or that reads it.  Where the instance
     is applied with different arguments (``copied``) a header, stack or struct argument (not a union
-    member, not an ``inout`` struct, which ``body`` has in place) is the instance's temporary
+    member; ``body`` without an ``inout`` struct put in place) is the instance's temporary
     (``x_0``, :func:`.subcontrol_args.instance_temp`), which nothing else writes: a copy reading it
     (``meta.m8 = x_0.b + 1``) goes on past a later write of ``hdr.h.b``, up to the next apply of the
     instance (helper fuzz42; BMv2 reads the value of the apply's time after the switch)."""
-    inplace = in_place_structs(call)
-    temps = {a["py"]: instance_temp(call, a) for a in call["args"] if copied and "py" in a and a["py"] not in inplace
-             and (a["e"].get("t") or [None])[0] in ("header", "stack", "struct") and not a.get("siblings")}
+    temps = {a["py"]: instance_temp(call, a) for a in call["args"] if copied and _temporary(a)}
     if temps:
         body = substitute(body, temps)
         args = [a for a in call["args"] if a.get("py") in temps]
@@ -106,6 +107,7 @@ def _inlined_apply(call: dict, body: list, copied: bool = False) -> list:
         return [{"s": "assign", "l": temps[a["py"]], "r": a["e"] if a["dir"] != "out" else unknown} for a in args] + \
             _inlined_apply(dict(call, args=[a for a in call["args"] if a.get("py") not in temps]), body) + \
             [{"s": "assign", "l": a["e"], "r": temps[a["py"]]} for a in args if a["dir"] != "in"]
+    inplace = in_place_structs(call)
     # (an `in`/`inout` header, stack or struct at a fixed path is used in place too where every apply
     # passes the same arguments, as most do: `x.b` in the body reads `hdr.h.b`, helper fuzz41)
     more = {a["py"]: a["e"] for a in call["args"] if "py" in a and a["py"] not in inplace and a["dir"] in ("in", "inout")
@@ -121,6 +123,12 @@ def _inlined_apply(call: dict, body: list, copied: bool = False) -> list:
     return head + [{"s": "assign", "l": var(a), "r": a["e"]} for a in own if a["dir"] in ("in", "inout")] + \
         list(body) + [{"s": "assign", "l": a["e"], "r": var(a)} for a in own if a["dir"] in ("out", "inout")] + \
         [{"s": "inlined_end", "names": [a["py"] for a in own]}]
+
+
+def _temporary(a: dict) -> bool:
+    """Whether sub-control argument ``a`` is p4c's temporary's where its instance is applied with
+    different arguments: a header, stack or struct (not a union member)."""
+    return "py" in a and (a["e"].get("t") or [None])[0] in ("header", "stack", "struct") and not a.get("siblings")
 
 
 def mux_of(e: dict) -> dict:

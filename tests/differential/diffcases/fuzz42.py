@@ -32,6 +32,7 @@ control S4(in h_t x, out bit<8> y) { apply { y = x.b + 1; } }
 control S9(in h_t x, inout bit<8> y) { apply { y = y + x.b; } }
 control S10(inout h_t x, out bit<8> y) { apply { y = x.b + 1; x.c = 5; } }
 control S11(in headers_t h, out bit<8> y) { apply { y = h.h.b + 1; } }
+control S12(inout headers_t h, out bit<8> y) { apply { y = h.h.b + 1; h.h2.a = 3; } }
 """
 _AFTER = " hdr.h.c = (bit<16>)meta.m8; s.apply(hdr.h2, meta.m16[7:0]);"
 for _name, _body in [
@@ -53,6 +54,8 @@ for _name, _body in [
 for _name, _decls, _body in [
         ("inout_header_several_applies", "S10() s;", "s.apply(hdr.h, meta.m8); hdr.h.b = 9; " + _SW % "meta.m8 = meta.m8 + 2;" + _AFTER),
         ("in_struct_several_applies", "S11() s;", "s.apply(hdr, meta.m8); hdr.h.b = 9; " + _SW % "meta.m8 = meta.m8 + 2;"
+         + " hdr.h.c = (bit<16>)meta.m8; s.apply(hdr, meta.m16[7:0]);"),
+        ("inout_struct_several_applies", "S12() s;", "s.apply(hdr, meta.m8); hdr.h.b = 9; " + _SW % "meta.m8 = meta.m8 + 2;"
          + " hdr.h.c = (bit<16>)meta.m8; s.apply(hdr, meta.m16[7:0]);"),
         ("in_header_several_applies_in_an_if", "S4() s;", "if (hdr.h2.b == 7) { s.apply(hdr.h, meta.m8); } hdr.h.b = 9; "
          + _SW % "meta.m8 = meta.m8 + 2;" + _AFTER),
