@@ -274,7 +274,8 @@ def whole_step(st: dict, path: str, w: dict) -> tuple:
     and the arms of a ``?:`` that is the whole value (p4c's temporaries: :func:`
     whole_operands`); reads of its fields are left alone; any other use of either header --
     ``isValid()``, ``==``, an action's argument -- or a write to either ends the copy; the source
-    copied whole elsewhere (``meta.inner.ih = hdr.h2;``) does not (helper fuzz42, measured).  Returns (the statement, whether the copy ends)."""
+    copied whole elsewhere (``meta.inner.ih = hdr.h2;``, a function's ``in`` argument, an arm of such
+    a ``?:``) does not (helper fuzz42, measured).  Returns (the statement, whether the copy ends)."""
     src = ir_path(w["v"])
     k = st.get("s")
     key = "r" if k == "assign" else "init" if k == "decl" else None
@@ -282,7 +283,8 @@ def whole_step(st: dict, path: str, w: dict) -> tuple:
     whole = isinstance(val, dict) and val.get("op") in _PATH_OPS and not st.get("siblings")
     exact = whole and ir_path(val) == path
     put, n = whole_operands(st, path, w["v"])   # (a function's `in` argument, an arm of `?:`)
-    # (the source copied on whole is a read that ends nothing either: `meta.inner.ih = hdr.h2;`, helper fuzz42)
-    ends = whole_uses(st, (path, src)) > (1 if exact or whole and ir_path(val) == src else 0) + n or \
-        may_write(st, path) or may_write(st, src)
+    # (the source copied whole is a read that ends nothing either: `meta.inner.ih = hdr.h2;`, `f(hdr.h2)`
+    # for an `in` parameter, an arm of `?:` -- p4c's copies of it, helper fuzz42)
+    n += whole_operands(st, src, w["v"])[1] + (1 if whole and ir_path(val) == src else 0)
+    ends = whole_uses(st, (path, src)) > (1 if exact else 0) + n or may_write(st, path) or may_write(st, src)
     return (dict(put, **{key: dict(w["v"])}) if exact else put), ends

@@ -79,6 +79,14 @@ for _name, _body in [
          + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
         ("whole_header_before_exact_copy_read_after", "meta.mh = hdr.h2; meta.inner.ih = meta.mh; " + _SW % "hdr.h = meta.mh;"
          + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h; hdr.eth.dst[7:0] = meta.inner.ih.b;"),
+        ("whole_header_before_source_function_argument_between", "meta.mh = hdr.h2; hdr.eth.dst[7:0] = fb(hdr.h2); " + _SW % "hdr.h = meta.mh;"
+         + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
+        ("whole_header_before_copy_function_argument_between", "meta.mh = hdr.h2; hdr.eth.dst[7:0] = fb(meta.mh); " + _SW % "hdr.h = meta.mh;"
+         + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
+        ("whole_header_before_source_mux_arm_between", "meta.mh = hdr.h2; meta.inner.ih = hdr.h.b == 7 ? hdr.h2 : hdr.h; " + _SW % "hdr.h = meta.mh;"
+         + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h; hdr.eth.dst[7:0] = meta.inner.ih.b;"),
+        ("guard_whole_header_before_source_compared_between", "meta.mh = hdr.h2; if (hdr.h2 == hdr.h) { hdr.eth.dst[7:0] = 1; } "
+         + _SW % "hdr.h = meta.mh;" + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
         ("whole_header_in_case_source_copied_after", _SW % "meta.mh = hdr.h2; hdr.h.b = 3;" + " meta.inner.ih = hdr.h2; hdr.h = meta.mh;"
          + " hdr.eth.dst[7:0] = meta.inner.ih.b;"),
         ("whole_header_in_case_copy_copied_after", _SW % "meta.mh = hdr.h2; hdr.h.b = 3;" + " meta.inner.ih = meta.mh; hdr.h = meta.inner.ih;"
@@ -86,7 +94,7 @@ for _name, _body in [
         ("whole_header_before_exact_copy_of_dest_between", "meta.mh = hdr.h2; hdr.h = meta.mh; " + _SW % "hdr.h2.a = 5; hdr.h = meta.mh;"
          + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
         ]:
-    CASES.append(case(f"fuzz42_struct_init_{_name}", CAT, program("        " + _body + "\n", **_KW), frames=_FR))
+    CASES.append(case(f"fuzz42_struct_init_{_name}", CAT, program("        " + _body + "\n", top="bit<8> fb(in h_t x) { return x.b; }\n", **_KW), frames=_FR))
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
