@@ -19,10 +19,12 @@ from .copy_paths import ir_path, may_write, overlap, path_reads, put_path
 from .elab_common import has_call, ir_dicts
 from .header_init import has_method_call
 from .predication import MUX_WRAPPERS
+from .stack_copies import whole_step
+from .subcontrol_args import instance_temp
 from .union_defuse import in_place_structs, substitute
 
 
-def entry_copies(stmts: list, expand=None) -> dict:
+def entry_copies(stmts: list, expand=None, copied=frozenset()) -> dict:
     """The copies p4c's LocalCopyPropagation holds as it enters a single-case switch that follows
     ``stmts`` in its list: path -> value of each assignment or declaration there of a scalar value
     (no call), with the earlier ones put in, up to a
@@ -35,7 +37,10 @@ def entry_copies(stmts: list, expand=None) -> dict:
     in the caller, an ``if (c) { exit; }`` ends nothing) between the inliner's copies of the
     arguments it does not use in place (:func:`_inlined_apply`).  A whole-header copy between fixed
     paths is kept too (``{"op": "whole", ..}``, as ``switch_copies`` has them): a case's ``hdr.h =
-    meta.mh;`` after ``meta.mh = hdr.h2;`` copies ``hdr.h2`` for p4c (helper fuzz41)."""
+    meta.mh;`` after ``meta.mh = hdr.h2;`` copies ``hdr.h2`` for p4c (helper fuzz41), ended as
+    :func:`.stack_copies.whole_step` says (not by an exact copy of either, helper fuzz42).  ``copied``: the
+    instances (``fn``) applied with different arguments (:func:`.subcontrol_args.differing_instances`),
+    whose header, stack and struct arguments go through p4c's temporaries (helper fuzz42)."""
     decls = {d["n"] for d in stmts if d.get("s") == "decl"}
     known: dict = {}
     work = list(stmts)
@@ -49,9 +54,12 @@ def entry_copies(stmts: list, expand=None) -> dict:
             for p in [p for p, v in known.items() if any(n is None or overlap(r, n) for r in [p, *path_reads(v)] for n in st["names"])]:
                 del known[p]
             continue
-        body = expand(st) if k == "apply_control" and expand is not None else None
+        temps = (st.get("copy_args") or st.get("fn") in copied) and k == "apply_control"
+        # (applied with different arguments: an inout struct too is a temporary's, not in place)
+        body = expand(dict(st, args=[a for a in st["args"] if not temps or not _temporary(a)])) \
+            if k == "apply_control" and expand is not None else None
         if body is not None and not any(d.get("s") == "return" for d in ir_dicts(body)):
-            work[:0] = _inlined_apply(st, body)
+            work[:0] = _inlined_apply(st, body, temps)
             continue
         dest, val = (st["n"], st.get("init")) if k == "decl" else \
             (ir_path(st["l"]), st["r"]) if k == "assign" and st["l"].get("op") != "slice" else (None, None)
@@ -63,7 +71,7 @@ def entry_copies(stmts: list, expand=None) -> dict:
             for p, v in known.items():
                 val = put_path(val, p, v) if v.get("op") != "whole" else val
         for p in [p for p, v in known.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))
-                  or v.get("op") == "whole" and _names_either(st, p, ir_path(v["v"]))]:
+                  or v.get("op") == "whole" and whole_step(st, p, v)[1]]:
             del known[p]
         if whole is not None and not overlap(ir_path(whole["v"]), dest):   # (`meta.mh = hdr.h2;`: a whole-header copy)
             known[dest] = whole
@@ -77,16 +85,7 @@ def entry_copies(stmts: list, expand=None) -> dict:
     return known
 
 
-def _names_either(st: dict, a: str, b: str) -> bool:
-    """Whether ``st`` uses header ``a`` or ``b`` other than through a field: a whole-header copy ends
-    there (p4c ends it at any use but a field's or an exact copy, ``switch_copies._whole_step``; here
-    at an exact copy too)."""
-    bases = {id(d["base"]) for d in ir_dicts(st) if d.get("op") == "field"}
-    return any(d.get("op") in ("var", "field", "stack_idx") and ir_path(d) in (a, b) and id(d) not in bases
-               for d in ir_dicts(st))
-
-
-def _inlined_apply(call: dict, body: list) -> list:
+def _inlined_apply(call: dict, body: list, copied: bool = False) -> list:
     """Sub-control apply ``call`` as p4c's inliner pastes it, ``body`` being its body with the
     arguments it uses in place (``in_place_structs``) put in: each other parameter's variable given
     its ``in``/``inout`` argument first (a header's or struct's used in place), the ``out``/``inout``
@@ -94,7 +93,20 @@ def _inlined_apply(call: dict, body: list) -> list:
     after (``meta.m8 = hdr.h.b; s.apply(meta.m8);`` with ``x = x + 5;`` in the body leaves
     ``hdr.h.b + 5`` in meta.m8 for LocalCopyPropagation, helper fuzz41), then an ``inlined_end``
     mark ending the copies of and reading those variables.  An ``out``/``inout`` argument without
-    a variable ends, before the body, every copy it may write or that reads it."""
+    a variable ends, before the body, every copy it may write or that reads it.  Where the instance
+    is applied with different arguments (``copied``) a header, stack or struct argument (not a union
+    member; ``body`` without an ``inout`` struct put in place) is the instance's temporary
+    (``x_0``, :func:`.subcontrol_args.instance_temp`), which nothing else writes: a copy reading it
+    (``meta.m8 = x_0.b + 1``) goes on past a later write of ``hdr.h.b``, up to the next apply of the
+    instance (helper fuzz42; BMv2 reads the value of the apply's time after the switch)."""
+    temps = {a["py"]: instance_temp(call, a) for a in call["args"] if copied and _temporary(a)}
+    if temps:
+        body = substitute(body, temps)
+        args = [a for a in call["args"] if a.get("py") in temps]
+        unknown = {"op": "var", "n": None}   # (an `out` one: written, nothing known of it)
+        return [{"s": "assign", "l": temps[a["py"]], "r": a["e"] if a["dir"] != "out" else unknown} for a in args] + \
+            _inlined_apply(dict(call, args=[a for a in call["args"] if a.get("py") not in temps]), body) + \
+            [{"s": "assign", "l": a["e"], "r": temps[a["py"]]} for a in args if a["dir"] != "in"]
     inplace = in_place_structs(call)
     # (an `in`/`inout` header, stack or struct at a fixed path is used in place too where every apply
     # passes the same arguments, as most do: `x.b` in the body reads `hdr.h.b`, helper fuzz41)
@@ -111,6 +123,12 @@ def _inlined_apply(call: dict, body: list) -> list:
     return head + [{"s": "assign", "l": var(a), "r": a["e"]} for a in own if a["dir"] in ("in", "inout")] + \
         list(body) + [{"s": "assign", "l": a["e"], "r": var(a)} for a in own if a["dir"] in ("out", "inout")] + \
         [{"s": "inlined_end", "names": [a["py"] for a in own]}]
+
+
+def _temporary(a: dict) -> bool:
+    """Whether sub-control argument ``a`` is p4c's temporary's where its instance is applied with
+    different arguments: a header, stack or struct (not a union member)."""
+    return "py" in a and (a["e"].get("t") or [None])[0] in ("header", "stack", "struct") and not a.get("siblings")
 
 
 def mux_of(e: dict) -> dict:

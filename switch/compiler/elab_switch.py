@@ -14,6 +14,7 @@ from .ast import Node
 from .switch_cases import unused_by_dead_cases
 from .case_entry import entry_copies
 from .switch_copies import single_case_copies
+from .subcontrol_args import differing_instances
 from .elab_common import BOOL, E, expr_text, INTLIT, is_bits, newtype_name, pyname, Scope, tstr
 from .errors import P4CompileError
 
@@ -169,8 +170,8 @@ class SwitchRules:
             # (also with p4c's strength reduction, which its front end runs before: `x = x - x`
             # stores 0, fuzz_exprs seed 12527)
             sb = self.ctx.get("stmts_before")   # (the statements before it in its list: their copies)
-            entry = entry_copies(sb[2] + sb[1], self.inlined_for_copies) if sb and sb[0] is s and self.ctx.get("kind") == "control" \
-                and not self.ctx.get("in_action") else None
+            entry = entry_copies(sb[2] + sb[1], self.inlined_for_copies, differing_instances(self.ctx["node"], self.ctx["scope"])) \
+                if sb and sb[0] is s and self.ctx.get("kind") == "control" and not self.ctx.get("in_action") else None
             single_case_copies(out, lambda x: k if (k := self.fold(x)) is not None else self.fold_condition(x),
                                *self.call_copy_locals(out), elem_of=self.stack_elem,
                                members_of=self.struct_fields, entry=entry)

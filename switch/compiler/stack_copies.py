@@ -6,7 +6,7 @@ on BMv2, fuzz_headers seed 8764):
 
 * CopyStructures writes a copy of a whole header stack element by element: ``hdr.s = l;`` is
   ``hdr.s[0] = l[0]; hdr.s[1] = l[1]; ..`` -- so each element is a whole-header copy of its own,
-  which goes on after the switch like any other (``switch_copies._whole_step``): a later
+  which goes on after the switch like any other (:func:`whole_step`): a later
   ``hdr.h = hdr.s[1];`` reads ``l[1]``, and a later whole-stack read (``h_t[3] m = hdr.s;``,
   ``hdr.s2 = hdr.s;``) is element copies too, each reading the element's copy
   (:func:`split_stack_read`);
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-from .copy_paths import ir_path, overlap, path_reads
+from .copy_paths import ir_path, may_write, overlap, path_reads
 from .elab_common import ir_dicts
 
 _PATH_OPS = ("var", "field", "stack_idx")
@@ -247,3 +247,44 @@ def _map_call_args(st: dict, fn) -> dict:
                               for a in x["args"]])
         return {k: (y if k in ("body", "then", "else", "cases") else walk(y)) for k, y in x.items()}
     return walk(st)
+
+
+def whole_uses(x, paths) -> int:
+    """How often ``x`` uses one of ``paths`` other than through a field of it."""
+    if isinstance(x, list):
+        return sum(whole_uses(v, paths) for v in x)
+    if not isinstance(x, dict):
+        return 0
+    if x.get("op") in _PATH_OPS:
+        p = ir_path(x)
+        if p is not None and any(p.startswith((q + ".")) for q in paths) and "[*]" not in p:
+            return 0   # (a field read: left as it is, and the copy goes on)
+        if p is not None and any(overlap(p, q) for q in paths):
+            return 1
+        if p is not None:   # (another path: only its run-time index expressions may use them)
+            return sum(whole_uses(d["i"], paths) for d in ir_dicts(x)
+                       if d.get("op") == "stack_idx" and d["i"].get("op") != "const")
+    return sum(whole_uses(v, paths) for k, v in x.items() if k != "t")
+
+
+def whole_step(st: dict, path: str, w: dict) -> tuple:
+    """A whole-header copy ``path`` <- ``w["v"]`` at statement ``st`` (measured on p4c's mid end):
+    an assignment or declaration whose value is exactly ``path`` gets the header copied instead
+    (``hdr.s[0] = hdr.s[1];`` becomes ``hdr.s[0] = hdr.o;``), so do a function's ``in`` argument
+    and the arms of a ``?:`` that is the whole value (p4c's temporaries: :func:`
+    whole_operands`); reads of its fields are left alone; any other use of either header --
+    ``isValid()``, ``==``, an action's argument -- or a write to either ends the copy; the source
+    copied whole elsewhere (``meta.inner.ih = hdr.h2;``, a function's ``in`` argument, an arm of such
+    a ``?:``) does not (helper fuzz42, measured).  Returns (the statement, whether the copy ends)."""
+    src = ir_path(w["v"])
+    k = st.get("s")
+    key = "r" if k == "assign" else "init" if k == "decl" else None
+    val = st.get(key) if key else None
+    whole = isinstance(val, dict) and val.get("op") in _PATH_OPS and not st.get("siblings")
+    exact = whole and ir_path(val) == path
+    put, n = whole_operands(st, path, w["v"])   # (a function's `in` argument, an arm of `?:`)
+    # (the source copied whole is a read that ends nothing either: `meta.inner.ih = hdr.h2;`, `f(hdr.h2)`
+    # for an `in` parameter, an arm of `?:` -- p4c's copies of it, helper fuzz42)
+    n += whole_operands(st, src, w["v"])[1] + (1 if whole and ir_path(val) == src else 0)
+    ends = whole_uses(st, (path, src)) > (1 if exact else 0) + n or may_write(st, path) or may_write(st, src)
+    return (dict(put, **{key: dict(w["v"])}) if exact else put), ends

@@ -8,13 +8,17 @@ ones back after the body, with assign_header for every header (BMv2: an invalid 
 caller's fields) -- and an ``exit`` in the body skips that copy-back.  :func:`mark_copied_applies`
 marks those ``apply_control`` statements ``copy_args`` for the code generator
 (``switch.runtime.gen_subcontrol``); :mod:`.union_defuse` keeps its in-place view of the body
-to the others.
+to the others.  That marking needs every block elaborated; :func:`differing_instances` tells the
+same from a control's source while it is being elaborated (a single-case switch's entry copies,
+:func:`.case_entry.entry_copies`, need it before the applies after the switch are).
 """
 from __future__ import annotations
 
 import json
 
+from .ast import Node, walk
 from .elab_common import ir_dicts
+from .errors import Loc
 
 
 def _signature(call: dict) -> str:
@@ -32,3 +36,34 @@ def mark_copied_applies(ir) -> None:
         if len({_signature(c) for c in same}) > 1:
             for c in same:
                 c["copy_args"] = True
+
+
+def instance_temp(call: dict, arg: dict) -> dict:
+    """The variable of p4c's temporary (``x_0``) for argument ``arg`` of ``call`` (an
+    ``apply_control`` marked ``copy_args``): one per instance and parameter, kept in the caller's
+    ``L`` between its applies (``switch.runtime.gen_subcontrol`` names it so)."""
+    attr = arg["py"][2:] if arg["py"].startswith("L.") else arg["py"]
+    return {"op": "var", "n": f"L._tmp_{call['fn']}_{attr}", "t": arg["e"].get("t")}
+
+
+def differing_instances(control, scope) -> set:
+    """The sub-control instances (their blocks' ``fn``) that ``control`` (an AST node) applies with
+    different arguments at different places -- compared as written (their AST, locations left
+    out), which is what :func:`mark_copied_applies` finds on the IR for all but odd spellings of one
+    value (``1`` and ``8w1``).  ``scope``: the control's, where its instances are declared."""
+    seen: dict = {}
+    for n in walk(getattr(control, "body", None)):
+        if n.kind == "call" and n.fn.kind == "member" and n.fn.name == "apply" and n.fn.base.kind == "name":
+            ent = scope.lookup(n.fn.base.name)
+            if ent is not None and ent[0] == "subcontrol":
+                seen.setdefault(ent[1]["fn"], set()).add(_written(n.args))
+    return {fn for fn, sigs in seen.items() if len(sigs) > 1}
+
+
+def _written(v):
+    """``v`` (AST nodes, lists of them) as a comparable value, locations left out."""
+    if isinstance(v, Node):
+        return (v.kind, tuple((k, _written(x)) for k, x in sorted(v._attrs.items()) if not isinstance(x, Loc)))
+    if isinstance(v, (list, tuple)):
+        return tuple(_written(x) for x in v)
+    return v if isinstance(v, (str, int, bool, type(None))) else repr(v)

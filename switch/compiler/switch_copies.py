@@ -36,7 +36,7 @@ local's elements are values of their own for p4c: ``tuple<..> tp = {a, b}; h.c =
 case makes later reads of ``h.c`` ``b`` (fuzz_exprs seed 6209).  A whole-header copy between fixed
 paths (``hdr.s[1] = hdr.o;``) goes on too, but only into a later assignment or declaration whose
 value is exactly the header (or a function's ``in`` argument, an arm of a ``?:`` value: p4c's own
-copies); its fields' reads are left alone, and an ``isValid()`` of either header ends it (fuzz_exprs seed 12177, :func:`_whole_step`); a whole-stack copy is one per element, and a
+copies); its fields' reads are left alone, and an ``isValid()`` of either header ends it (fuzz_exprs seed 12177, :func:`.stack_copies.whole_step`); a whole-stack copy is one per element, and a
 whole copy out of a local of the case reads that local after the switch, hoisted before it
 (:mod:`.stack_copies`, fuzz_headers seed 8764; a whole stack -- or an inout header -- given to a
 function after the switch is the inliner's copy of it, element by element: ``split_call_args``).
@@ -58,7 +58,7 @@ from .dead_reads import drop_dead_field_stores
 from .header_init import folded, has_method_call
 from .case_entry import mux_of as _mux_of
 from .stack_copies import hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, \
-    struct_member_assigns, whole_operands
+    struct_member_assigns, whole_operands, whole_step, whole_uses
 
 
 def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
@@ -144,7 +144,7 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
     declared |= {d["n"] for d in flat if d.get("s") == "decl"}   # (struct_member_assigns' temporaries)
     entry = dict(entry or {})
     avail: dict = {}
-    wholes: dict = {}   # path -> {"op": "whole", "v": the header it copies} (_whole_step)
+    wholes: dict = {}   # path -> {"op": "whole", "v": the header it copies} (whole_step)
     tuples: dict = {}   # a tuple local -> its elements' values (p4c splits tuples into elements)
     for i, st in enumerate(flat):
         if st.get("s") == "return":   # (an exit sets no flag: RemoveReturns leaves it)
@@ -184,7 +184,7 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
         for p in [p for p, v in avail.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))]:
             del avail[p]
         for p in [p for p, v in entry.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(v))
-                  or v.get("op") == "whole" and _whole_step(st, p, v)[1]]:
+                  or v.get("op") == "whole" and whole_step(st, p, v)[1]]:
             del entry[p]
         for p in [p for p, items in tuples.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(items))]:
             del tuples[p]
@@ -210,7 +210,7 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
         # (a header copied before the switch too: `meta.mh = hdr.h2; switch (..) { 5: { hdr.h = meta.mh; } }`)
         news = [(p, (wholes.get(ir_path(v)) or entry_before.get(ir_path(v)) or {}).get("v", v), v["t"])
                 for p, v in news + stack_element_copies(st, dest, val, elem_of)]
-        for p in [p for p, w in wholes.items() if _whole_step(st, p, w)[1]]:
+        for p in [p for p, w in wholes.items() if whole_step(st, p, w)[1]]:
             del wholes[p]
         wholes.update({p: {"op": "whole", "v": v, "t": t} for p, v, t in news if not overlap(ir_path(v) or "", p)})
         k = None if val is None else fold(val)   # (`x - x` is 0: no read of x left, fuzz_exprs seed 12527)
@@ -257,41 +257,6 @@ def _whole_source(st: dict, dest, val) -> bool:
         return False
     src = ir_path(val)
     return src is not None and "[*]" not in src and not overlap(src, dest)
-
-
-def _whole_uses(x, paths) -> int:
-    """How often ``x`` uses one of ``paths`` other than through a field of it."""
-    if isinstance(x, list):
-        return sum(_whole_uses(v, paths) for v in x)
-    if not isinstance(x, dict):
-        return 0
-    if x.get("op") in _PATH_OPS:
-        p = ir_path(x)
-        if p is not None and any(p.startswith((q + ".")) for q in paths) and "[*]" not in p:
-            return 0   # (a field read: left as it is, and the copy goes on)
-        if p is not None and any(overlap(p, q) for q in paths):
-            return 1
-        if p is not None:   # (another path: only its run-time index expressions may use them)
-            return sum(_whole_uses(d["i"], paths) for d in ir_dicts(x)
-                       if d.get("op") == "stack_idx" and d["i"].get("op") != "const")
-    return sum(_whole_uses(v, paths) for k, v in x.items() if k != "t")
-
-
-def _whole_step(st: dict, path: str, w: dict) -> tuple:
-    """A whole-header copy ``path`` <- ``w["v"]`` at statement ``st`` (measured on p4c's mid end):
-    an assignment or declaration whose value is exactly ``path`` gets the header copied instead
-    (``hdr.s[0] = hdr.s[1];`` becomes ``hdr.s[0] = hdr.o;``), so do a function's ``in`` argument
-    and the arms of a ``?:`` that is the whole value (p4c's temporaries: :func:`.stack_copies.
-    whole_operands`); reads of its fields are left alone; any other use of either header --
-    ``isValid()``, ``==``, an action's argument -- or a write to either ends the copy.  Returns (the statement, whether the copy ends)."""
-    src = ir_path(w["v"])
-    k = st.get("s")
-    key = "r" if k == "assign" else "init" if k == "decl" else None
-    val = st.get(key) if key else None
-    exact = isinstance(val, dict) and val.get("op") in _PATH_OPS and ir_path(val) == path and not st.get("siblings")
-    put, n = whole_operands(st, path, w["v"])   # (a function's `in` argument, an arm of `?:`)
-    ends = _whole_uses(st, (path, src)) > (1 if exact else 0) + n or may_write(st, path) or may_write(st, src)
-    return (dict(put, **{key: dict(w["v"])}) if exact else put), ends
 
 
 def _tuple_elements(x, tuples: dict):
@@ -408,14 +373,14 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
             continue
         if k == "if" and not any(may_write(st["c"], p) for p in copies):
             for path in [p for p, w in copies.items() if w.get("op") == "whole" and
-                         _whole_uses(st["c"], (p, ir_path(w["v"])))]:
+                         whole_uses(st["c"], (p, ir_path(w["v"])))]:
                 del copies[path]   # (a use in the condition ends it; the arms read it: below)
         for path, w in [(p, v) for p, v in copies.items() if v.get("op") == "whole"]:
             if k == "if" and not any(may_write(st["c"], p) for p in copies):
                 break
             if k in ("call_action", "apply", "apply_control") and expand is not None:
                 break   # (below: what the call may write ends them)
-            st, ends = _whole_step(st, path, w)
+            st, ends = whole_step(st, path, w)
             if ends:
                 del copies[path]
         if k == "assign" and _dead_local_store(st, decls, rest) and \

@@ -76,6 +76,13 @@ class SubControlGen:
                 v = texts[i] if t[0] != "varbit" else self.copy_in(arg["e"], t)
                 if arg["dir"] == "in" and t[0] in _AGG:
                     v = f"{v}.copy()"
+                    if copied and not arg.get("siblings"):
+                        # the instance's temporary too (assign_header into it), which the caller may
+                        # read after the apply: a single-case switch's copy of its field (case_entry)
+                        tk = self.fresh("k")
+                        self.emit(ind, f"{tk} = getattr(L, '_tmp_{s['fn']}_{attr}', None)")
+                        v = f"{v} if {tk} is None else _agg_out({tk}, {v})"
+                        kept.append(i)
                 elif t[0] in _AGG and (copied or aliased(i) or arg.get("siblings") or arg.get("dead")):
                     # (a union member: a tracked copy tells whether the body made it valid)
                     v = f"_tracked({v})" if arg.get("siblings") and t[0] == "header" else f"{v}.copy()"

@@ -1,0 +1,101 @@
+"""Disagreements found by helper fuzz42 (issue #15), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5.
+
+fuzz41's open items.  (a) A sub-control instance applied at several places with different arguments
+gets them through p4c's temporaries (``x_0``, one per instance and parameter), and its inliner
+leaves the body's reads of an ``in`` (or ``inout``) header or struct reading the temporary: ``s.apply(hdr.h,
+meta.m8);`` with ``y = x.b + 1;`` in the body is ``meta.m8 = x_0.b + 1`` for LocalCopyPropagation, which
+a later ``hdr.h.b = 9;`` does not end -- a single case's ``meta.m8 = meta.m8 + 2;`` is ``x_0.b + 3``,
+written on every packet after the switch (:func:`switch.compiler.case_entry._inlined_apply`, told
+which instances by :func:`switch.compiler.subcontrol_args.differing_instances` before the later
+applies are elaborated).  checkmate-switch keeps the ``in`` temporary as BMv2 does (assign_header:
+an invalid argument leaves the fields of the previous apply).  Guards: the same arguments at every
+apply (used in place), the instance's next apply before the switch (or in an ``if`` there).
+
+(b) A whole-header copy before the switch (``meta.mh = hdr.h2;``) is not ended by an exact copy of
+it or of its source elsewhere (``meta.inner.ih = meta.mh;``, ``meta.inner.ih = hdr.h2;``): the case's
+``hdr.h = meta.mh;`` still copies ``hdr.h2`` (:func:`switch.compiler.stack_copies.whole_step`, now
+also for :func:`switch.compiler.case_entry.entry_copies`).  Inside the case too.  Open (no case): a store
+between them that p4c's front end drops as dead because of a store after the switch (``meta.mh =
+hdr.h2; hdr.h2 = hdr.h; switch (..) { .. } ..; hdr.h2 = hdr.h;``) still ends it here.
+"""
+from .base import case, program
+from .fuzz40 import _FR, _KW
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+_SW = "switch (hdr.h.a) { 0x31: { %s } }"
+_TOP = """
+control S4(in h_t x, out bit<8> y) { apply { y = x.b + 1; } }
+control S9(in h_t x, inout bit<8> y) { apply { y = y + x.b; } }
+control S10(inout h_t x, out bit<8> y) { apply { y = x.b + 1; x.c = 5; } }
+control S11(in headers_t h, out bit<8> y) { apply { y = h.h.b + 1; } }
+control S12(inout headers_t h, out bit<8> y) { apply { y = h.h.b + 1; h.h2.a = 3; } }
+"""
+_AFTER = " hdr.h.c = (bit<16>)meta.m8; s.apply(hdr.h2, meta.m16[7:0]);"
+for _name, _body in [
+        ("in_header_several_applies", "s.apply(hdr.h, meta.m8); hdr.h.b = 9; " + _SW % "meta.m8 = meta.m8 + 2;" + _AFTER),
+        ("in_header_several_applies_header_invalid", "s.apply(hdr.h, meta.m8); hdr.h.setInvalid(); " + _SW % "meta.m8 = meta.m8 + 2;" + _AFTER),
+        ("in_header_several_applies_whole_write", "s.apply(hdr.h, meta.m8); hdr.h = hdr.h2; " + _SW % "meta.m8 = meta.m8 + 2;" + _AFTER),
+        ("in_header_several_applies_no_write", "s.apply(hdr.h, meta.m8); " + _SW % "meta.m8 = meta.m8 + 2;" + _AFTER),
+        ("guard_in_header_several_applies_second_before", "s.apply(hdr.h, meta.m8); s.apply(hdr.h2, meta.m16[7:0]); hdr.h.b = 9; "
+         + _SW % "meta.m8 = meta.m8 + 2;" + " hdr.h.c = (bit<16>)meta.m8;"),
+        ]:
+    CASES.append(case(f"fuzz42_subcontrol_{_name}", CAT, program(
+        "        " + _body + "\n", ingress_decls="    S4() s;\n", top=_TOP, **_KW), frames=_FR))
+
+for _name, _body in [
+        ("inout_scalar_in_header_several_applies", "meta.m8 = 3; s.apply(hdr.h, meta.m8); hdr.h.b = 9; " + _SW % "meta.m8 = meta.m8 + 2;" + _AFTER),
+        ]:
+    CASES.append(case(f"fuzz42_subcontrol_{_name}", CAT, program(
+        "        " + _body + "\n", ingress_decls="    S9() s;\n", top=_TOP, **_KW), frames=_FR))
+for _name, _decls, _body in [
+        ("inout_header_several_applies", "S10() s;", "s.apply(hdr.h, meta.m8); hdr.h.b = 9; " + _SW % "meta.m8 = meta.m8 + 2;" + _AFTER),
+        ("in_struct_several_applies", "S11() s;", "s.apply(hdr, meta.m8); hdr.h.b = 9; " + _SW % "meta.m8 = meta.m8 + 2;"
+         + " hdr.h.c = (bit<16>)meta.m8; s.apply(hdr, meta.m16[7:0]);"),
+        ("inout_struct_several_applies", "S12() s;", "s.apply(hdr, meta.m8); hdr.h.b = 9; " + _SW % "meta.m8 = meta.m8 + 2;"
+         + " hdr.h.c = (bit<16>)meta.m8; s.apply(hdr, meta.m16[7:0]);"),
+        ("in_header_several_applies_in_an_if", "S4() s;", "if (hdr.h2.b == 7) { s.apply(hdr.h, meta.m8); } hdr.h.b = 9; "
+         + _SW % "meta.m8 = meta.m8 + 2;" + _AFTER),
+        ("in_header_invalid_keeps_the_temporarys_fields", "S4() s;", "s.apply(hdr.h2, meta.m16[7:0]); hdr.h.setInvalid(); s.apply(hdr.h, meta.m8); "
+         + "hdr.eth.dst[7:0] = meta.m8; hdr.eth.dst[15:8] = meta.m16[7:0];"),
+        ("guard_in_header_same_args_twice", "S4() s;", "s.apply(hdr.h, meta.m8); hdr.h.b = 9; " + _SW % "meta.m8 = meta.m8 + 2;"
+         + " hdr.h.c = (bit<16>)meta.m8; s.apply(hdr.h, meta.m8);"),
+        ("guard_in_header_second_apply_in_an_if_before", "S4() s;", "s.apply(hdr.h, meta.m8); if (hdr.h2.b == 7) { s.apply(hdr.h2, meta.m16[7:0]); } hdr.h.b = 9; "
+         + _SW % "meta.m8 = meta.m8 + 2;" + " hdr.h.c = (bit<16>)meta.m8;"),
+        ]:
+    CASES.append(case(f"fuzz42_subcontrol_{_name}", CAT, program(
+        "        " + _body + "\n", ingress_decls=f"    {_decls}\n", top=_TOP, **_KW), frames=_FR))
+
+# (b) a whole-header copy before the switch, then an exact whole copy of the header in between
+for _name, _body in [
+        ("whole_header_before_exact_copy_between", "meta.mh = hdr.h2; hdr.eth.src[15:0] = 1; hdr.h = meta.mh; " + _SW % "hdr.h = meta.mh;"
+         + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
+        ("whole_header_before_exact_copy_to_another_between", "meta.mh = hdr.h2; meta.inner.ih = meta.mh; " + _SW % "hdr.h = meta.mh;"
+         + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
+        ("whole_header_before_exact_copy_from_source_between", "meta.mh = hdr.h2; meta.inner.ih = hdr.h2; " + _SW % "hdr.h = meta.mh;"
+         + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
+        ("whole_header_before_exact_copy_read_after", "meta.mh = hdr.h2; meta.inner.ih = meta.mh; " + _SW % "hdr.h = meta.mh;"
+         + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h; hdr.eth.dst[7:0] = meta.inner.ih.b;"),
+        ("whole_header_before_source_function_argument_between", "meta.mh = hdr.h2; hdr.eth.dst[7:0] = fb(hdr.h2); " + _SW % "hdr.h = meta.mh;"
+         + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
+        ("whole_header_before_copy_function_argument_between", "meta.mh = hdr.h2; hdr.eth.dst[7:0] = fb(meta.mh); " + _SW % "hdr.h = meta.mh;"
+         + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
+        ("whole_header_before_source_mux_arm_between", "meta.mh = hdr.h2; meta.inner.ih = hdr.h.b == 7 ? hdr.h2 : hdr.h; " + _SW % "hdr.h = meta.mh;"
+         + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h; hdr.eth.dst[7:0] = meta.inner.ih.b;"),
+        ("guard_whole_header_before_source_compared_between", "meta.mh = hdr.h2; if (hdr.h2 == hdr.h) { hdr.eth.dst[7:0] = 1; } "
+         + _SW % "hdr.h = meta.mh;" + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
+        ("whole_header_in_case_source_copied_after", _SW % "meta.mh = hdr.h2; hdr.h.b = 3;" + " meta.inner.ih = hdr.h2; hdr.h = meta.mh;"
+         + " hdr.eth.dst[7:0] = meta.inner.ih.b;"),
+        ("whole_header_in_case_copy_copied_after", _SW % "meta.mh = hdr.h2; hdr.h.b = 3;" + " meta.inner.ih = meta.mh; hdr.h = meta.inner.ih;"
+         + " hdr.eth.dst[7:0] = meta.inner.ih.b;"),
+        ("whole_header_before_exact_copy_of_dest_between", "meta.mh = hdr.h2; hdr.h = meta.mh; " + _SW % "hdr.h2.a = 5; hdr.h = meta.mh;"
+         + " meta.mh.a = 7; hdr.eth.src[31:0] = meta.mh.d; hdr.h2 = hdr.h;"),
+        ]:
+    CASES.append(case(f"fuzz42_struct_init_{_name}", CAT, program("        " + _body + "\n", top="bit<8> fb(in h_t x) { return x.b; }\n", **_KW), frames=_FR))
+
+# name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
+KNOWN: dict[str, tuple[str, bool, str]] = {
+}
