@@ -262,13 +262,27 @@ def _without_empty_ifs(stmts: list) -> list:
 
 def _following(rest: list, tail: list, ret: list) -> list:
     """What runs after a statement: ``rest`` (plain blocks opened) up to a ``return``, which goes to
-    ``ret``; ``tail`` after its end."""
+    ``ret``; ``tail`` after its end.  A ``return`` in an ``if``'s arm goes to ``ret`` too (RemoveReturns
+    puts what follows under ``if (!hasReturned)``, the copy-back runs on both paths: fuzz_mutants
+    ``--kinds action_if`` seed 4903, helper mutz46)."""
     out = []
     for x in flat_blocks(rest):
         if x.get("s") == "return":
             return out + ret
-        out.append(x)
+        out.append(_returning_to(x, ret) if ret else x)
     return out + tail
+
+
+def _returning_to(st: dict, ret: list) -> dict:
+    """``st`` with each ``return`` in its ``if`` arms (and plain blocks) preceded by ``ret``: a block
+    ``ret`` then the ``return`` (which :func:`_store_fate` stops at)."""
+    if st.get("s") == "return":
+        return {"s": "block", "body": list(ret) + [st]}
+    if st.get("s") == "block":
+        return dict(st, body=[_returning_to(x, ret) for x in st["body"]])
+    if st.get("s") == "if":
+        return dict(st, **{arm: [_returning_to(x, ret) for x in st[arm]] for arm in ("then", "else") if st.get(arm)})
+    return st
 
 
 def _drop_once(stmts: list, tail: list, headers: frozenset, ret: list) -> list:
