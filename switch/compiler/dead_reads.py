@@ -262,13 +262,27 @@ def _without_empty_ifs(stmts: list) -> list:
 
 def _following(rest: list, tail: list, ret: list) -> list:
     """What runs after a statement: ``rest`` (plain blocks opened) up to a ``return``, which goes to
-    ``ret``; ``tail`` after its end."""
+    ``ret``; ``tail`` after its end.  A ``return`` in an ``if``'s arm goes to ``ret`` too (RemoveReturns
+    puts what follows under ``if (!hasReturned)``, the copy-back runs on both paths: fuzz_mutants
+    ``--kinds action_if`` seed 4903, helper mutz46)."""
     out = []
     for x in flat_blocks(rest):
         if x.get("s") == "return":
             return out + ret
-        out.append(x)
+        out.append(_returning_to(x, ret) if ret else x)
     return out + tail
+
+
+def _returning_to(st: dict, ret: list) -> dict:
+    """``st`` with each ``return`` in its ``if`` arms (and plain blocks) preceded by ``ret``: a block
+    ``ret`` then the ``return`` (which :func:`_store_fate` stops at)."""
+    if st.get("s") == "return":
+        return {"s": "block", "body": list(ret) + [st]}
+    if st.get("s") == "block":
+        return dict(st, body=[_returning_to(x, ret) for x in st["body"]])
+    if st.get("s") == "if":
+        return dict(st, **{arm: [_returning_to(x, ret) for x in st[arm]] for arm in ("then", "else") if st.get(arm)})
+    return st
 
 
 def _drop_once(stmts: list, tail: list, headers: frozenset, ret: list) -> list:
@@ -455,7 +469,8 @@ def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple =
     switch (b) { 1: { hdr.h.c = 9; meta.m16 = (bit<16>)hdr.h.d; } } hdr.h.c = meta.m16;`` reads
     ``1 | (bit<32>)hdr.h.c`` with the old ``hdr.h.c`` in the second case), and a later single-case
     switch's own copy it made (its ``copies`` mark) is gone with it.  ``scalars``: only the stores
-    of a bit, int or bool value, or of a whole header outside a union, and with ``action_body`` an
+    of a bit, int or bool value, of a whole header outside a union or of a whole struct or union
+    (``_WHOLE_OR_SCALAR``), and with ``action_body`` an
     action call's dead copy-back (:func:`drop_stores_before_whole_copies`)."""
     i = 0
     while i < len(stmts):
@@ -496,15 +511,18 @@ def drop_stores_before_whole_copies(stmts: list, action_body=None) -> None:
     into an ``out``/``inout`` header argument (p4c inlines the call, ``action_body(name)``: its
     body) that such an assignment overwrites: ``a0(hdr.h3); hdr.h3 = hdr.h2;`` with ``h2``
     invalid leaves ``h3``'s fields as they were before the call (fuzz_exprs seed 18427, helper
-    fuzz38; p4c drops the body's own stores to ``hdr.h3`` too)."""
+    fuzz38; p4c drops the body's own stores to ``hdr.h3`` too), and a store of a whole union or struct
+    of headers (``{ U tmp_u; tmp_u.p.setValid(); hdr.u = tmp_u; } hdr = b;``: a member of ``b`` invalid
+    keeps the fields ``hdr.u`` had before; fuzz_mutants seed 5422, helper mutz46)."""
     paths = sorted({p for d in ir_dicts(stmts) if d.get("s") == "assign" and (d["l"].get("t") or [None])[0]
                     in ("header", "struct", "union") and (p := _path(d["l"])) is not None and "[*]" not in p})
     if paths:   # (a scalar field's store only: a union member's is union_defuse's)
         drop_dead_field_stores(stmts, paths, scalars=True, action_body=action_body)
 
 
-#: the stores :func:`drop_stores_before_whole_copies` may drop (a header: not a union member's)
-_WHOLE_OR_SCALAR = ("bit", "int", "bool", "header")
+#: the stores :func:`drop_stores_before_whole_copies` may drop (a header: not a union member's; a
+#: struct -- a whole header union is one -- p4c's def-use drops as a whole: fuzz_mutants seed 5422)
+_WHOLE_OR_SCALAR = ("bit", "int", "bool", "header", "struct")
 
 
 def _dead_copy_out(st: dict, paths: list, rest: tuple, action_body) -> bool:
