@@ -1,8 +1,8 @@
 """A small C preprocessor for P4: ``#include``, ``#define`` (object- and function-like),
 ``#undef``, ``#if``/``#ifdef``/``#ifndef``/``#elif``/``#else``/``#endif``, ``#error``.
 
-Comments are blanked first (newlines kept) so that every output line still knows its
-file and line number; the result is a list of :class:`Line` records that the lexer
+Comments are blanked first (newlines kept, :mod:`.cpp_lines`) so that every output line still
+knows its file and line number; the result is a list of :class:`Line` records that the lexer
 turns into tokens with exact ``file:line:col`` positions (columns inside a line that
 a macro expanded are those of the expanded text).
 
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from .cpp_tokens import (CONTEXT, END, MARK, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
                          literal_end, substitute, unmark, va_opt)
 from .cpp_if import evaluate
+from .cpp_lines import lines_ending_in_comment, lines_inside_string, strip_comments
 from .errors import Loc, P4CompileError
 
 BUILTIN_DIR = os.path.join(os.path.dirname(__file__), "include")
@@ -51,104 +52,11 @@ class Macro:
     loc: Loc | None = None   # where the body starts in its #define (cpp's position for its tokens)
 
 
-def _line_comment_end(text: str, i: int) -> int:
-    """Where the ``//`` comment at ``i`` ends: the newline of its line -- or of a later one, as cpp
-    splices a line ending in ``\\`` (blanks after it allowed) before it removes comments, so such a
-    comment takes the next line in (``len(text)`` at the end of the text)."""
-    while True:
-        j = text.find("\n", i)
-        if j < 0:
-            return len(text)
-        if not text[i:j].rstrip(" \t\f\v").endswith("\\"):
-            return j
-        i = j + 1
-
-
-def strip_comments(text: str, file: str) -> str:
-    """Replace // and /* */ comments by spaces, keeping newlines and string literals (which
-    may span lines)."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            j = i + 1
-            # p4c takes a string over several lines (its cpp keeps comments, -C, and its lexer
-            # reads the string): `//` or `/*` inside one stays text
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
-        elif text.startswith("//", i):
-            j = _line_comment_end(text, i)
-            out.append("".join(ch if ch == "\n" else " " for ch in text[i:j]))
-            i = j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            if j < 0:
-                line = text.count("\n", 0, i) + 1
-                col = i - (text.rfind("\n", 0, i) + 1) + 1
-                raise P4CompileError(Loc(file, line, col), "unterminated /* comment")
-            chunk = text[i:j + 2]
-            out.append("".join(ch if ch == "\n" else " " for ch in chunk))
-            i = j + 2
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
-
-
-def _lines_inside_string(text: str) -> set[int]:
-    """The 0-based indices of the lines of ``text`` (comments already blanked) that begin inside a
-    string literal: the continuation lines of a string written over several lines."""
-    out, i, n = set(), 0, len(text)
-    while i < n:
-        j = text.find('"', i)
-        if j < 0:
-            break
-        k = j + 1
-        while k < n and text[k] != '"':
-            k += 2 if text[k] == "\\" else 1
-        line = text.count("\n", 0, j)
-        out.update(range(line + 1, line + 1 + text.count("\n", j, k)))
-        i = k + 1
-    return out
-
-
 #: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is
 #: passed through to p4c's lexer, which skips it
 _CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "import", "if", "ifdef",
                              "ifndef", "elif", "elifdef", "elifndef", "else", "endif", "line", "error", "warning", "pragma",
                              "ident", "sccs", "assert", "unassert"})
-
-def _lines_ending_in_comment(text: str) -> set[int]:
-    """The 0-based indices of the lines of ``text`` whose end lies inside a ``/* */`` comment."""
-    out, i, n, line = set(), 0, len(text), 0
-    while i < n:
-        c = text[i]
-        if c == "\n":
-            line += 1
-            i += 1
-        elif c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            line += text.count("\n", i, j + 1)
-            i = j + 1
-        elif text.startswith("//", i):
-            j = _line_comment_end(text, i)
-            line += text.count("\n", i, j)
-            i = j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            k = text.count("\n", i, j)
-            out.update(range(line, line + k))
-            line += k
-            i = j
-        else:
-            i += 1
-    return out
 
 
 #: cpp's predefined macros p4c's preprocessor (``cc -E``) defines (Preprocessor.builtin)
@@ -217,9 +125,9 @@ class Preprocessor:
         # is `#`; a block comment that runs on past its end continues it (cpp reads the comment
         # as a space: `#define Z 4 /* ... \n ... */ + 1` is `4 + 1`)
         orig = text.split("\n")
-        open_lines = _lines_ending_in_comment(text)
+        open_lines = lines_ending_in_comment(text)
         text = strip_comments(text, file)
-        in_string = _lines_inside_string(text)
+        in_string = lines_inside_string(text)
         in_comment = False   # cpp's view of a string's continuation lines (cpp_respace)
         raw = text.split("\n")
         # conditional stack entries: [active, taken_any, parent_active, else_seen, Loc of the #if]
