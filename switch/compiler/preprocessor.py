@@ -36,6 +36,9 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NAME_CONTEXT = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(\x01\d+\x01)?\x04([\d.]*)\x05")
 _MAX_INCLUDE_DEPTH = 32
 _UNTERMINATED = "unterminated argument list invoking macro"
+#: a name at the end of a macro's expansion (its pin, context, the marks and ends after it, blanks)
+_TAIL = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(?:\x01\d+\x01)?(?:\x04([\d.]*)\x05)?"
+                   r"(?:\x02|\x04!\d+\x05)*\s*$")
 
 
 @dataclass
@@ -227,8 +230,7 @@ class Preprocessor:
                         raise P4CompileError(Loc(file, lineno, 1), "a call of a macro ends inside an #if "
                                                                    "of its arguments (not supported)")
                     # (in the expansion: `#define G FN` then `G` / `(5)` calls FN, cpp reads on)
-                    tail = re.search(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(?:\x01\d+\x01)?(?:\x04([\d.]*)\x05)?"
-                                     r"(?:\x02|\x04!\d+\x05)*\s*$", text)
+                    tail = _TAIL.search(text)
                     if tail and tail.group(2) and tail.group(1) in self._context_names(tail.group(2)):
                         tail = None
                     if not (tail and (self.macros.get(tail.group(1)) or Macro(None, "")).params is not None
@@ -263,6 +265,9 @@ class Preprocessor:
                                     held = None
                                 name = _IDENT.match(line).group(0)
                                 held = held or (name, self.macros[name])
+                            else:   # (the call's name came out of an expansion: `K(F)(1`)
+                                before, line, held = self._expanded_call_start(line, call_loc)
+                                done += before
                         while nxt.rstrip(" \t\f\v").endswith("\\") and i + joined + 1 < len(raw):
                             joined += 1
                             nxt = nxt.rstrip(" \t\f\v")[:-1] + raw[i + joined]
@@ -379,6 +384,31 @@ class Preprocessor:
             else:
                 return m.start()
             i = j + 1
+
+    def _expanded_call_start(self, text: str, loc: Loc):
+        """For ``text`` whose open call's name came out of a macro's expansion (`K(F)(1` with `#define
+        K(a) a`): the expansion of the text before that name -- cpp has printed it when a directive
+        among the call's arguments comes --, the call (the name, with its context, and the text
+        from its ``(`` on) and the name's definition that the call keeps; ``("", text, None)`` where
+        no function-like name ends the expansion before the first ``(`` left open."""
+        opened, i = [], 0
+        while i < len(text):
+            if text[i] in "\"'":
+                i = literal_end(text, i)
+                continue
+            if text[i] == "(":
+                opened.append(i)
+            elif text[i] == ")" and opened:
+                opened.pop()
+            i += 1
+        if not opened:
+            return "", text, None
+        exp = self.expand(text[:opened[0]], loc)
+        tail = _TAIL.search(exp)
+        mac = self.macros.get(tail.group(1)) if tail else None
+        if mac is None or mac.params is None or (tail.group(2) and tail.group(1) in self._context_names(tail.group(2))):
+            return "", text, None
+        return exp[:tail.start()], exp[tail.start():] + text[opened[0]:], (tail.group(1), mac)
 
     def _arg_directive(self, line: str, local: list, loc: Loc, here: str, depth: int, call: str):
         """Run the directive ``line`` among the arguments of the macro call ``call`` (the message

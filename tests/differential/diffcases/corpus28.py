@@ -1,0 +1,30 @@
+"""Programs found by helper corpus28 (issue #15): corpus27's open preprocessor items and public
+v1model programs from sources not measured before (probes and fetch list in /work/corpus28, outside
+the repository), each decided by real p4c 1.2.4.8 (its cpp: ``cc -E -C -undef -nostdinc -x
+assembler-with-cpp``) and simple_switch_grpc.
+
+``CASES``: programs whose P4Info or frames differed from p4c's and BMv2's.
+"""
+from .base import case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# a macro call whose name came out of a function-like macro's expansion (`K(F)(Q` with `#define
+# K(a) a`) and whose arguments hold a `#define`/`#undef`: cpp has expanded and printed everything
+# before F -- the text before K, and K's call itself -- when the directive comes, so `PV` there keeps
+# its old value (9) and a name K's body brings before F (`#define L(a) a + F`) too, while F's
+# arguments are expanded when the call ends (the new QV); F keeps the definition it had (`#undef G`
+# among G's arguments).  checkmate-p4c split off only a call written in the text, so it expanded
+# `PV + K(F)(...)` after the directive: 8 for PV, the undefined Q2 for `Q2 + L(..)`
+CASES.append(case("corpus28_open_call_named_by_a_function_like_macros_expansion", CAT, program(
+    "        hdr.h.a = PV + K(F)(QV\n#define QV 4\n#define PV 8\n            + QV + PV);\n"
+    "        hdr.h.b = Q2 + L(PV)(Q2\n#undef Q2\n            + Q2);\n"
+    "        hdr.h.c = K(G)(5\n#undef G\n            );\n",
+    top="const bit<8> Q2 = 100;\n#define F(x) (x)\n#define K(a) a\n#define L(a) a + F\n#define QV 3\n"
+        "#define PV 9\n#define Q2 7\n#define G(x) (x + 1)\n")))
+
+# name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
+KNOWN: dict[str, tuple[str, bool, str]] = {
+}
