@@ -12,8 +12,10 @@ boundaries get cpp's avoid-paste spaces, a call whose arguments run past the exp
 brought its name is expanded outside that expansion's context, and the later lines of a macro call
 keep their own ``__LINE__`` and end an open ``"`` with the line.  Directives among a call's
 arguments run as cpp runs them (``_arg_directive``): the arguments are expanded when the call ends,
-the text before the call when a ``#define``/``#undef`` in it comes.  ``#if`` arithmetic is
-:mod:`.cpp_if`.
+the text before the call when a ``#define``/``#undef`` in it comes (also where the call's name came
+out of another macro's expansion, ``_expanded_call_start``).  A call with the wrong number of
+arguments is named where cpp last read a token of the file (its ``)``; :func:`_arg_count` carries
+the offset through each rescan).  ``#if`` arithmetic is :mod:`.cpp_if`.
 
 ``<core.p4>`` and ``<v1model.p4>`` always resolve to this package's own declaration
 files (``include/``), which describe the v1model architecture the target implements.
@@ -53,6 +55,49 @@ class Macro:
     params: list[str] | None
     body: str
     loc: Loc | None = None   # where the body starts in its #define (cpp's position for its tokens)
+
+
+def _arg_count(loc: Loc, name: str, params: int, given: int, at: int) -> P4CompileError:
+    """cpp's error for a call of macro ``name`` with the wrong number of arguments; its ``offset`` is
+    the call's ``)`` in the text expanded (cpp names it: the last token it read from the file),
+    which each rescan maps back (:func:`_offset_before`) and the main loop to a line and column."""
+    err = P4CompileError(loc, f'macro "{name}" passed {given} arguments, but takes just {params}' if given > params
+                         else f'macro "{name}" requires {params} arguments, but only {given} given')
+    err.offset = at
+    return err
+
+
+def _offset_before(out: list, spans: list, off: int) -> int:
+    """The offset in a text that one pass of :meth:`Preprocessor.expand` made ``"".join(out)`` of
+    (a plain piece and an expansion by turns; ``spans``: where the text went on after each expansion
+    and where cpp last read a token of the text for it -- its ``)``, or an object-like macro's name)
+    for the offset ``off`` in the result: inside an expansion, where cpp last read for it."""
+    r, after = 0, 0
+    for idx, (nxt, last) in enumerate(spans):
+        start = r + len(out[2 * idx])
+        if off < start:
+            break
+        r = start + len(out[2 * idx + 1])
+        if off < r:
+            return last
+        after = nxt
+    return after + (off - r)
+
+
+def _read_at(line: str, off: int, segs: list) -> tuple[int, int]:
+    """The source line and column of the token at ``off`` in ``line``, a macro call's text made of the
+    source lines ``segs`` ((number, text) each; joined with newlines, blanks normalised, the first
+    ones gone where a directive split the text before the call off): the same token found in its
+    line's text, counted from the line's end."""
+    segs = segs[max(0, len(segs) - line.count("\n") - 1):]
+    no, src = segs[min(line.count("\n", 0, off), len(segs) - 1)]
+    end = line.find("\n", off)
+    m = _IDENT.match(line, off)
+    tok = m.group(0) if m else line[off:off + 1]
+    pat = re.compile(rf"(?<![A-Za-z0-9_]){tok}(?![A-Za-z0-9_])" if m else re.escape(tok))
+    after = len(pat.findall(line, off + len(tok), len(line) if end < 0 else end))
+    hits = [h.start() for h in pat.finditer(src)]
+    return no, hits[len(hits) - 1 - after] + 1 if after < len(hits) else 1
 
 
 #: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is
@@ -223,6 +268,7 @@ class Preprocessor:
             local: list[list[bool]] = []   # conditionals inside a macro call's arguments
             at, call_loc = (pos_file, lineno + pos_delta), Loc(cpp_file, lineno + cpp_delta, 1)
             done, held = "", None   # (the text before a call that a directive in it split off)
+            segs = [(lineno, line)]   # (the source lines of a call's text)
             while active:
                 try:
                     text = done + self.expand(line, call_loc, held=held)
@@ -242,6 +288,9 @@ class Preprocessor:
                     # cpp collects a function-like macro's arguments over the lines that follow
                     # (`F(1,` / `2)`); the expansion stays on the call's line, the lines it took
                     # are left empty, as in cpp's output
+                    if getattr(err, "offset", None) is not None:   # (a wrong number of arguments)
+                        no, col = _read_at(line, err.offset, segs)
+                        raise P4CompileError(Loc(cpp_file, no + cpp_delta, col), err.message) from None
                     if err.message != "unterminated call of macro" and not err.message.startswith(_UNTERMINATED):
                         raise
                     if i + joined >= len(raw):   # cpp names the end of the file
@@ -297,6 +346,7 @@ class Preprocessor:
                     nxt = join_segment(nxt)
                     if nxt:
                         line = line + "\n" + nxt
+                        segs.append((i + joined + 1, raw[i + joined]))
                     joined += 1
             if active:
                 text = unmark(text)
@@ -506,6 +556,7 @@ class Preprocessor:
         if depth > 32 or not (self.macros or held or "__" in text):
             return text
         out, pos, changed, skip = [], 0, False, 0
+        spans = []   # per expansion in out: where the text goes on after it, where cpp last read
         for m in _IDENT.finditer(text):
             name = m.group(0)
             if m.start() < pos or m.start() < skip:
@@ -530,16 +581,19 @@ class Preprocessor:
                 if text.startswith(")", k):
                     out += [text[pos:m.start()], MARK + MARK]
                     pos = k + 1
+                    spans.append((pos, k))
                 continue
             if mac is None:
                 b = self.builtin(name, loc if pin is None else Loc(loc.file, pin, loc.col))
                 if b is not None:
                     out += [text[pos:m.start()], MARK + b + MARK]
                     pos = end
+                    spans.append((pos, m.start()))
                 continue
             if mac.params is None:
                 out += [text[pos:m.start()], MARK + self._body(mac.body, name, pin, context) + MARK + self._end(name)]
                 pos = end
+                spans.append((pos, m.start()))
                 changed = True
                 continue
             j = SKIP_TO_PAREN.match(text, end).end()
@@ -575,25 +629,36 @@ class Preprocessor:
                 va = params[-1][:-3].strip() or "__VA_ARGS__"
                 fixed = len(params) - 1
                 if len(args) < fixed:
-                    raise P4CompileError(loc, f"macro {name} takes at least {fixed} argument(s), got {len(args)}")
+                    raise _arg_count(loc, name, len(mac.params), len(args), k)
                 args = args[:fixed] + [", ".join(args[fixed:])]
                 params[-1] = va
                 body = va_opt(mac.body, bool(args[-1]))
             if len(args) != len(params):
-                raise P4CompileError(loc, f"macro {name} takes {len(params)} argument(s), got {len(args)}")
+                raise _arg_count(loc, name, len(params), len(args), k)
             raw, done = dict(zip(params, args)), {}
 
             def expanded(p: str) -> str:   # cpp expands an argument before it goes into the body
                 if p not in done:
-                    done[p] = self.expand(raw[p], loc, depth + 1)
+                    try:
+                        done[p] = self.expand(raw[p], loc, depth + 1)
+                    except P4CompileError as err:   # (cpp has read this call's `)` then)
+                        if getattr(err, "offset", None) is not None:
+                            err.offset = k
+                        raise
                 return done[p]
             body = self._body(body, name, pin, context.difference(popped), params)
             out += [text[pos:m.start()], MARK + substitute(body, raw, expanded) + MARK + self._end(name)]
             pos = k + 1
+            spans.append((pos, k))
             changed = True
         out.append(text[pos:])
         res = "".join(out)
-        return self.expand(res, loc, depth + 1) if changed else res
+        try:
+            return self.expand(res, loc, depth + 1) if changed else res
+        except P4CompileError as err:
+            if getattr(err, "offset", None) is not None:
+                err.offset = _offset_before(out, spans, err.offset)
+            raise
 
     def _pin(self, text: str, line: int, skip=()) -> str:
         """``text`` with each macro name and ``__LINE__`` (outside literals, not already pinned)
