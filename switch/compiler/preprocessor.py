@@ -38,6 +38,7 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NAME_CONTEXT = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(\x01\d+\x01)?\x04([\d.]*)\x05")
 _MAX_INCLUDE_DEPTH = 32
 _UNTERMINATED = "unterminated argument list invoking macro"
+_HAS_INCLUDE = re.compile(r"(?<![A-Za-z0-9_])__has_include(?:_next)?\s*\(\s*([^()]*?)\s*\)")
 #: a name at the end of a macro's expansion (its pin, context, the marks and ends after it, blanks)
 _TAIL = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(?:\x01\d+\x01)?(?:\x04([\d.]*)\x05)?"
                    r"(?:\x02|\x04!\d+\x05)*\s*$")
@@ -129,7 +130,7 @@ class Preprocessor:
         return self.out
 
     def run_text(self, text: str, name: str) -> list[Line]:
-        self.base, self.level = name, 0
+        self.base, self.level, self.here = name, 0, os.getcwd()
         self._text(text, name, os.getcwd(), 0)
         return self.out
 
@@ -147,8 +148,9 @@ class Preprocessor:
         # cpp looks beside the including file by the path as written (__FILE__ of a header included
         # from `main.p4` is `inc/t.p4`, from `/d/main.p4` it is `/d/inc/t.p4`)
         outer, self.level = getattr(self, "level", 0), depth   # __INCLUDE_LEVEL__
+        outer_here, self.here = getattr(self, "here", ""), os.path.dirname(path)   # (__has_include)
         self._text(text, path, os.path.dirname(path), depth)
-        self.level = outer
+        self.level, self.here = outer, outer_here
 
     def _resolve(self, name: str, angle: bool, here: str, loc: Loc) -> str:
         if angle and name in BUILTIN_HEADERS:
@@ -545,7 +547,21 @@ class Preprocessor:
         return time.strftime('"%b %e %Y"' if name == "__DATE__" else '"%H:%M:%S"')
 
     def defined(self, name: str) -> bool:
-        return name in self.macros or name in _BUILTINS
+        return name in self.macros or name in _BUILTINS or name in ("__has_include", "__has_include_next")
+
+    def _has_include(self, operand: str, loc: Loc) -> bool:
+        """GCC's ``__has_include(<f>)`` / ``("f")`` in an ``#if`` (p4c's cpp has it): whether the file
+        is found where ``#include`` would look (the operand may be a macro naming it)."""
+        if not operand.startswith(("<", '"')):
+            operand = unmark(self.expand(operand, loc)).strip()
+        m = re.match(r'<([^>]+)>$|"([^"]+)"$', operand)
+        if not m:
+            raise P4CompileError(loc, 'operator "__has_include" requires a header-name')
+        try:
+            self._resolve(m.group(1) or m.group(2), m.group(1) is not None, getattr(self, "here", ""), loc)
+        except P4CompileError:
+            return False
+        return True
 
     def expand(self, text: str, loc: Loc, depth: int = 0, held=None) -> str:
         """``text`` with its macros expanded, rescanned until none is left.  The expansions are
@@ -731,8 +747,9 @@ class Preprocessor:
             raise
 
     def _eval_at(self, expr: str, loc: Loc) -> bool:
+        e = _HAS_INCLUDE.sub(lambda m: "1" if self._has_include(m.group(1), loc) else "0", expr)
         e = re.sub(r"defined\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)",
-                   lambda m: "1" if self.defined(m.group(1)) else "0", expr)
+                   lambda m: "1" if self.defined(m.group(1)) else "0", e)
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
                    lambda m: "1" if self.defined(m.group(1)) else "0", e)
         e = unmark(self.expand(e, loc))

@@ -25,6 +25,15 @@ CASES.append(case("corpus28_open_call_named_by_a_function_like_macros_expansion"
     top="const bit<8> Q2 = 100;\n#define F(x) (x)\n#define K(a) a\n#define L(a) a + F\n#define QV 3\n"
         "#define PV 9\n#define Q2 7\n#define G(x) (x + 1)\n")))
 
+# GCC's `__has_include(<f>)` / `("f")` in `#if` (p4c's cpp, GCC 12, has it; `#ifdef __has_include`
+# is true): 1 where `#include` would find the file (p4c's own `core.p4`, `v1model.p4`), 0 elsewhere,
+# the operand may be a macro; checkmate-p4c failed "cannot evaluate #if expression"
+CASES.append(case("corpus28_has_include_in_if", CAT, program(
+    "        hdr.h.a = HI1;\n        hdr.h.b = HI2;\n",
+    top="#define VM <v1model.p4>\n#if __has_include(<core.p4>) && __has_include(VM)\n#define HI1 8w1\n#else\n"
+        "#define HI1 8w2\n#endif\n#if __has_include(\"no/such/file.p4\") || !defined(__has_include)\n"
+        "#define HI2 8w3\n#elif defined __has_include_next\n#define HI2 8w4\n#endif\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
