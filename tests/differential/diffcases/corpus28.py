@@ -34,6 +34,17 @@ CASES.append(case("corpus28_has_include_in_if", CAT, program(
         "#define HI1 8w2\n#endif\n#if __has_include(\"no/such/file.p4\") || !defined(__has_include)\n"
         "#define HI2 8w3\n#elif defined __has_include_next\n#define HI2 8w4\n#endif\n")))
 
+# cpp evaluates `#if` in intmax_t/uintmax_t with C's rules (GNU cpp, which p4c runs): an unsigned
+# operand makes the other unsigned (`-1 > 0u`, also through `?:`), arithmetic wraps at 64 bits, `/` and
+# `%` truncate toward zero, a signed `>>` is arithmetic and a negative count shifts the other way,
+# a `char` is signed (`'\\377'` is -1), `||`/`&&`/comparisons give 0 or 1 (`(2 || 3) == 1`, `3 > 2 > 1`
+# is false) and a skipped operand is not evaluated (`0 && 1 / 0`); checkmate-p4c evaluated with Python's
+# numbers and operators (unbounded, floor division, `or` giving 2, chained comparisons): the other
+# branch for 10 of these 12, and "cannot evaluate" for a negative shift count
+CASES.append(case("corpus28_if_arithmetic_is_cpps_intmax", CAT, program(
+    "        hdr.h.d = B0 | B1 | B2 | B3 | B4 | B5 | B6 | B7 | B8 | B9 | B10 | B11;\n",
+    top="#if -1 > 0u\n#define B0 32w1\n#else\n#define B0 32w0\n#endif\n#if (0u - 1) == 0xffffffffffffffff\n#define B1 32w2\n#else\n#define B1 32w0\n#endif\n#if (1 ? -1 : 0u) > 0\n#define B2 32w4\n#else\n#define B2 32w0\n#endif\n#if 0x7fffffffffffffff + 1 < 0\n#define B3 32w8\n#else\n#define B3 32w0\n#endif\n#if (-1) / 2 == 0 && -7 % 3 == -1\n#define B4 32w16\n#else\n#define B4 32w0\n#endif\n#if 1 << 63 < 0 && -1u >> 63 == 1\n#define B5 32w32\n#else\n#define B5 32w0\n#endif\n#if '\\377' < 0\n#define B6 32w64\n#else\n#define B6 32w0\n#endif\n#if (2 || 3) == 1 && !2 + 1 == 1\n#define B7 32w128\n#else\n#define B7 32w0\n#endif\n#if ~0u == 18446744073709551615u\n#define B8 32w256\n#else\n#define B8 32w0\n#endif\n#if 3 > 2 > 1\n#define B9 32w512\n#else\n#define B9 32w0\n#endif\n#if 4 >> -1 == 8 && (-1) >> 70 == -1\n#define B10 32w1024\n#else\n#define B10 32w0\n#endif\n#if 0 && 1 / 0\n#define B11 32w2048\n#else\n#define B11 32w0\n#endif\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
