@@ -26,8 +26,8 @@ import os
 import re
 from dataclasses import dataclass
 
-from .cpp_tokens import (CONTEXT, END, MARK, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
-                         literal_end, substitute, unmark, va_opt)
+from .cpp_tokens import (CONTEXT, END, MARK, NO_CALL, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
+                         literal_end, substitute, unmark, va_comma, va_opt)
 from .cpp_if import evaluate
 from .cpp_lines import lines_ending_in_comment, lines_inside_string, strip_comments
 from .errors import Loc, P4CompileError
@@ -587,6 +587,7 @@ class Preprocessor:
             # `defined` (cpp never expands it, also where a macro's expansion brings `defined`) and a
             # name inside its own expansion (cpp)
             if in_literal(text, m.start()) or (m.start() > 0 and text[m.start() - 1].isalnum()) \
+                    or text.startswith(NO_CALL, m.end()) \
                     or re.search(r"\bdefined\s*\(?\s*$", text[:m.start()]) or name in context:
                 continue
             mac = held[1] if held and m.start() == 0 and name == held[0] else self.macros.get(name)
@@ -613,7 +614,15 @@ class Preprocessor:
                 changed = True
                 continue
             j = SKIP_TO_PAREN.match(text, end).end()
-            if j >= len(text) or text[j] != "(":
+            if j < len(text) and text[j] != "(":
+                # cpp looks for the `(` without expanding what follows: a name followed by another
+                # token is no call in this scan, even where that token's expansion (`EMPTY()`, `LP`)
+                # leaves a `(` after it (a later scan -- of an argument put into a body -- looks again)
+                out += [text[pos:m.end()], NO_CALL]
+                spans.append((m.end(), m.start()))
+                pos = m.end()
+                continue
+            if j >= len(text):
                 continue
             lvl, k, args, start = 0, j, [], j + 1
             while k < len(text):
@@ -637,7 +646,7 @@ class Preprocessor:
             # cpp pops the expansions the arguments ran past: the body, and an argument's macros
             # (not the names inside their own expansion), are expanded outside their context
             popped = frozenset(self._context_names(".".join(END.findall(text, end, k))))
-            args = [self._outside(a.strip(" \t\n"), popped) for a in args]
+            args = [self._outside(a.strip(" \t\n").replace(NO_CALL, ""), popped) for a in args]
             if args == [""] and not mac.params:
                 args = []
             params, body = list(mac.params), mac.body
@@ -648,7 +657,7 @@ class Preprocessor:
                     raise _arg_count(loc, name, len(mac.params), len(args), k)
                 args = args[:fixed] + [", ".join(args[fixed:])]
                 params[-1] = va
-                body = va_opt(mac.body, bool(args[-1]))
+                body = va_comma(va_opt(mac.body, bool(args[-1])), va, bool(args[-1]))
             if len(args) != len(params):
                 raise _arg_count(loc, name, len(params), len(args), k)
             raw, done = dict(zip(params, args)), {}
@@ -656,7 +665,7 @@ class Preprocessor:
             def expanded(p: str) -> str:   # cpp expands an argument before it goes into the body
                 if p not in done:
                     try:
-                        done[p] = self.expand(raw[p], loc, depth + 1)
+                        done[p] = self.expand(raw[p], loc, depth + 1).replace(NO_CALL, "")   # (rescanned in the body)
                     except P4CompileError as err:   # (cpp has read this call's `)` then)
                         if getattr(err, "offset", None) is not None:
                             err.offset = k

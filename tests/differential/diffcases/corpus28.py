@@ -45,6 +45,21 @@ CASES.append(case("corpus28_if_arithmetic_is_cpps_intmax", CAT, program(
     "        hdr.h.d = B0 | B1 | B2 | B3 | B4 | B5 | B6 | B7 | B8 | B9 | B10 | B11;\n",
     top="#if -1 > 0u\n#define B0 32w1\n#else\n#define B0 32w0\n#endif\n#if (0u - 1) == 0xffffffffffffffff\n#define B1 32w2\n#else\n#define B1 32w0\n#endif\n#if (1 ? -1 : 0u) > 0\n#define B2 32w4\n#else\n#define B2 32w0\n#endif\n#if 0x7fffffffffffffff + 1 < 0\n#define B3 32w8\n#else\n#define B3 32w0\n#endif\n#if (-1) / 2 == 0 && -7 % 3 == -1\n#define B4 32w16\n#else\n#define B4 32w0\n#endif\n#if 1 << 63 < 0 && -1u >> 63 == 1\n#define B5 32w32\n#else\n#define B5 32w0\n#endif\n#if '\\377' < 0\n#define B6 32w64\n#else\n#define B6 32w0\n#endif\n#if (2 || 3) == 1 && !2 + 1 == 1\n#define B7 32w128\n#else\n#define B7 32w0\n#endif\n#if ~0u == 18446744073709551615u\n#define B8 32w256\n#else\n#define B8 32w0\n#endif\n#if 3 > 2 > 1\n#define B9 32w512\n#else\n#define B9 32w0\n#endif\n#if 4 >> -1 == 8 && (-1) >> 70 == -1\n#define B10 32w1024\n#else\n#define B10 32w0\n#endif\n#if 0 && 1 / 0\n#define B11 32w2048\n#else\n#define B11 32w0\n#endif\n")))
 
+# cpp looks for a function-like macro's `(` without expanding what follows its name: a name followed by
+# another token is no call in that scan, even where the other token's expansion leaves a `(` behind it
+# (`DEFER(A)()` with `#define DEFER(id) id EMPTY()` is `A ()`; `A LP 2)` with `#define LP (` too), while
+# a later scan -- the argument put into a body, `EXPAND(DEFER(A)())` -- calls it; and GNU's `, ##
+# __VA_ARGS__` drops the comma where the variable arguments are empty.  checkmate-p4c rescanned the
+# whole text and called A (hdr.h.a = 9 + 9, not a call of the function A), and kept the comma
+# (`ID2(4, )`, two arguments for a one-parameter macro)
+CASES.append(case("corpus28_no_call_where_the_paren_came_later_and_gnu_comma_paste", CAT, program(
+    "        hdr.h.a = DEFER(A)() + EXPAND(DEFER(A)()) + A LP 2);\n"
+    "        hdr.h.b = SUM(4) + SUM(4, 5);\n",
+    top="bit<8> A(in bit<8> x) { return x + 1; }\nbit<8> A() { return 7; }\n#define EMPTY()\n"
+        "#define DEFER(id) id EMPTY()\n#define EXPAND(...) __VA_ARGS__\n#define A() 9\n#define LP (\n"
+        "#define ID2(x) (x)\n#define ADD(x, y) (x + y)\n#define SUM(a, ...) PICK(a, ## __VA_ARGS__)\n"
+        "#define PICK(...) SEL(__VA_ARGS__, ADD, ID2)(__VA_ARGS__)\n#define SEL(a, b, m, ...) m\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
