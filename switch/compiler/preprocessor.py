@@ -15,7 +15,8 @@ arguments run as cpp runs them (``_arg_directive``): the arguments are expanded 
 the text before the call when a ``#define``/``#undef`` in it comes (also where the call's name came
 out of another macro's expansion, ``_expanded_call_start``).  A call with the wrong number of
 arguments is named where cpp last read a token of the file (its ``)``; :func:`_arg_count` carries
-the offset through each rescan).  ``#if`` arithmetic is :mod:`.cpp_if`.
+the offset through each rescan).  ``#if`` arithmetic is :mod:`.cpp_if`, the checks of a ``#define``'s
+name and parameters :mod:`.cpp_define`.
 
 ``<core.p4>`` and ``<v1model.p4>`` always resolve to this package's own declaration
 files (``include/``), which describe the v1model architecture the target implements.
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 
 from .cpp_tokens import (CONTEXT, END, MARK, NO_CALL, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
                          literal_end, substitute, unmark, va_comma, va_opt)
+from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
 from .cpp_lines import lines_ending_in_comment, lines_inside_string, strip_comments
 from .errors import Loc, P4CompileError
@@ -56,6 +58,12 @@ class Macro:
     params: list[str] | None
     body: str
     loc: Loc | None = None   # where the body starts in its #define (cpp's position for its tokens)
+
+
+def _rest_loc(line: str, d: str, loc: Loc) -> Loc:
+    """Where the text after the directive name ``d`` starts on ``line`` (cpp names it)."""
+    i = line.index(d, line.index("#")) + len(d)
+    return Loc(loc.file, loc.line, len(line[:i]) + len(line[i:]) - len(line[i:].lstrip(" \t")) + 1)
 
 
 def _arg_count(loc: Loc, name: str, params: int, given: int, at: int) -> P4CompileError:
@@ -222,11 +230,9 @@ class Preprocessor:
                     self.out.append(Line(pos_file, lineno + pos_delta, ""))
                     continue
                 d, rest = m.group(1), m.group(2).strip()
+                nloc = Loc(file, lineno, line.index(d, col) + 1)   # (cpp names the directive)
                 if d in ("ifdef", "ifndef"):
-                    name = rest.split()[0] if rest else ""
-                    if not name:
-                        raise P4CompileError(loc, f"#{d} needs a macro name")
-                    cond = self.defined(name) == (d == "ifdef")
+                    cond = active and self.defined(macro_name(line, d, loc)[0]) == (d == "ifdef")
                     stack.append([active and cond, cond, active, False, loc])
                     active = active and cond
                 elif d == "if":
@@ -235,27 +241,27 @@ class Preprocessor:
                     active = active and cond
                 elif d in ("elif", "elifdef", "elifndef"):
                     if not stack:
-                        raise P4CompileError(loc, f"#{d} without #if")
+                        raise P4CompileError(nloc, f"#{d} without #if")
                     top = stack[-1]
                     if top[3]:
-                        raise P4CompileError(loc, f"#{d} after #else")
+                        raise P4CompileError(nloc, f"#{d} after #else")
                     cond = (not top[1]) and top[2] and self._elif(d, rest, loc)
                     top[0] = cond
                     top[1] = top[1] or cond
                     active = cond
                 elif d == "else":
                     if not stack:
-                        raise P4CompileError(loc, "#else without #if")
+                        raise P4CompileError(nloc, "#else without #if")
                     top = stack[-1]
                     if top[3]:
-                        raise P4CompileError(loc, "#else after #else")
+                        raise P4CompileError(nloc, "#else after #else")
                     top[3] = True
                     top[0] = top[2] and not top[1]
                     top[1] = True
                     active = top[0]
                 elif d == "endif":
                     if not stack:
-                        raise P4CompileError(loc, "#endif without #if")
+                        raise P4CompileError(nloc, "#endif without #if")
                     stack.pop()
                     active = stack[-1][0] if stack else True
                 elif active:
@@ -377,7 +383,7 @@ class Preprocessor:
             else:    # `#include NAME`: cpp expands the macros first
                 m2 = re.match(r'(<([^>]+)>|"([^"]+)")', unmark(self.expand(rest, loc)).strip())
             if not m2:
-                raise P4CompileError(loc, f"#include expects <file> or \"file\", got {rest!r}")
+                raise P4CompileError(_rest_loc(line, d, loc), f"#include expects <file> or \"file\", got {rest!r}")
             angle = m2.group(2) is not None
             target = self._resolve(m2.group(2) or m2.group(3), angle, here, loc)
             key = os.path.abspath(target)
@@ -386,26 +392,22 @@ class Preprocessor:
                     self.once.add(key)
                 self._file(target, depth + 1)
         elif d == "define":
-            m2 = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(\(([^)]*)\))?\s*(.*)$", rest)
-            if not m2:
-                raise P4CompileError(loc, f"malformed #define {rest!r}")
-            params = None
-            if m2.group(2) is not None:
-                params = [p.strip() for p in m2.group(3).split(",") if p.strip()]
-            body_col = line.find(m2.group(4).strip(), line.find(m2.group(1)) + len(m2.group(1))) + 1 \
-                if m2.group(4).strip() else len(line.rstrip()) + 1
-            self.macros[m2.group(1)] = Macro(params, m2.group(4).strip(), Loc(loc.file, loc.line, body_col))
+            name, params, body, body_col = parse_define(line, loc)
+            self.macros[name] = Macro(params, body, Loc(loc.file, loc.line, body_col))
         elif d == "undef":
-            self.macros.pop(rest.split()[0] if rest else "", None)
+            self.macros.pop(macro_name(line, d, loc)[0], None)
         elif d == "error":
             raise P4CompileError(loc, f"#error {rest}")
         elif d == "pragma" and rest.split()[:1] == ["once"]:
             self.once.add(os.path.abspath(loc.file))   # cpp: this file is not read again
         elif d == "line":
-            m2 = re.match(r'(\d+)(\s+"([^"]*)")?', unmark(self.expand(rest, loc)).strip())
-            if not m2 or int(m2.group(1)) == 0:
-                raise P4CompileError(loc, f"{rest.split()[0] if rest else 'nothing'!r} after #line "
+            m2 = re.match(r'(\d+)(?:\s+("([^"]*)"|\S+))?', unmark(self.expand(rest, loc)).strip())
+            if not m2:   # (`#line 0` only warns)
+                raise P4CompileError(_rest_loc(line, d, loc), f"{rest.split()[0] if rest else 'nothing'!r} after #line "
                                           "is not a positive integer")
+            if m2.group(2) and m2.group(3) is None:
+                raise P4CompileError(Loc(loc.file, loc.line, max(line.find(m2.group(2), line.find("line")), 0) + 1),
+                                     f'"{m2.group(2)}" is not a valid filename')
             return int(m2.group(1)), m2.group(3)
         return None   # (pragma, warning, ident, sccs, assert, unassert: nothing to do)
 

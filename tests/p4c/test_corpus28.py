@@ -52,3 +52,42 @@ def test_directive_among_arguments_keeps_the_definition_of_a_name_a_macro_brough
     line, col = line_of(src, "4);")
     assert str(ei.value).startswith(f"prog.p4:{line}:{col + 1}: ") and "passed 3 arguments" in str(ei.value), str(ei.value)
     assert p4c_accepts(src, tmp_path) in (None, False)
+
+
+# directives naming a macro that cpp refuses (checkmate-p4c took all but the first two: a duplicate
+# parameter, `(a` / `(a a` as an object-like body, `##` at a body's end, `#undef` alone, ...), each
+# with cpp's words and column (cpp_define); `#line 5 foo` too
+DIRECTIVES = {
+    "define_no_name": ("#define", 8, "no macro name given in #define directive"),
+    "define_number": ("#define 1X 2", 9, "macro names must be identifiers"),
+    "define_defined": ("#define defined 1", 9, '"defined" cannot be used as a macro name'),
+    "duplicate_parameter": ("#define F2(a, a) a", 15, 'duplicate macro parameter "a"'),
+    "parameters_unclosed": ("#define F2(a", 13, "expected ')' before end of line"),
+    "parameters_no_comma": ("#define F2(a a", 14, "expected ',' or ')', found \"a\""),
+    "parameter_missing": ("#define F2(x,) 1", 14, 'expected parameter name, found ")"'),
+    "named_variadic_not_last": ("#define F2(x..., y) 1", 16, 'expected \')\' after "..."'),
+    "paste_at_body_start": ("#define F2(x) ## x", 13, "'##' cannot appear at either end of a macro expansion"),
+    "paste_at_body_end": ("#define OB y ##", 9, "'##' cannot appear at either end of a macro expansion"),
+    "undef_no_name": ("#undef", 7, "no macro name given in #undef directive"),
+    "ifndef_number": ("#ifndef 3\n#endif", 9, "macro names must be identifiers"),
+    "line_bad_file_name": ("#line 5 foo", 9, '"foo" is not a valid filename'),
+    "endif_without_if": ("#endif", 2, "#endif without #if"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DIRECTIVES))
+def test_bad_directive_named_where_cpp_names_it(name, tmp_path):
+    text, col, words = DIRECTIVES[name]
+    src = program(top=text)
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(src, "prog.p4")
+    line, _ = line_of(src, text.split("\n")[0])
+    assert str(ei.value) == f"prog.p4:{line}:{col}: {words}", str(ei.value)
+    assert p4c_accepts(src, tmp_path) in (None, False)
+
+
+def test_line_zero_only_warns(tmp_path):
+    """`#line 0` is a pedantic warning for cpp (p4c compiles the program); checkmate-p4c refused it."""
+    src = program(top="#line 0\nconst bit<8> Z = __LINE__;", body="        hdr.h.a = Z;")
+    compile_source(src, "prog.p4")
+    assert p4c_accepts(src, tmp_path) in (None, True)
