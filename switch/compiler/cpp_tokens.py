@@ -19,9 +19,6 @@ would lose:
   name came from (it is never expanded inside its own), an end (``\x04!N\x05`` after an expansion)
   where macro ``N``'s expansion stops: a call whose arguments run past it (``f(2)(9)`` with
   ``#define f(a) a*g``) is expanded outside that macro's context, as cpp pops it.
-* :data:`NO_CALL` (``\\x03``) after a function-like macro's name that a scan found followed by another
-  token than ``(``: cpp looks for the ``(`` without expanding, so no later pass calls it where that
-  token's expansion (``EMPTY()``) leaves a ``(``; an argument's scan drops it (the body is a new scan).
 * the lines of such a call are joined with ``\\n`` (:func:`join_segment` normalises each): a ``"``
   or ``'`` that does not close on its line is, for cpp, one token running to the end of the line
   (``-x assembler-with-cpp``), so a string written over several lines as a macro's argument is
@@ -32,8 +29,6 @@ from __future__ import annotations
 import re
 
 MARK = "\x02"
-#: after a function-like macro's name that the scan which met it found followed by no ``(``
-NO_CALL = "\x03"
 PIN = re.compile(r"\x01(\d+)\x01")
 #: the macros whose expansion a name came from (numbers of Preprocessor.context_id), after its pin
 CONTEXT = re.compile(r"\x04([\d.]*)\x05")
@@ -113,8 +108,8 @@ def unmark(text: str) -> str:
     """``text`` with its :data:`PIN` s, :data:`CONTEXT` s and :data:`END` s dropped, its :data:`MARK` s removed
     and a space where cpp prints one at such a boundary (no blank there in the source and
     :func:`avoid_paste`)."""
-    if "\x01" in text or "\x04" in text or NO_CALL in text:
-        text = TAGS.sub("", PIN.sub("", text)).replace(NO_CALL, "")
+    if "\x01" in text or "\x04" in text:
+        text = TAGS.sub("", PIN.sub("", text))
     if MARK not in text:
         return text
     out, i, n = [], 0, len(text)
@@ -220,7 +215,7 @@ def cpp_respace(line: str, in_comment: bool) -> tuple[str, bool]:
 def stringify(arg: str) -> str:
     """cpp's ``#param``: the argument's text, blanks at its ends dropped and every run of blanks
     between its tokens one space, in quotes; ``"`` and ``\\`` escaped inside its literals only."""
-    arg = TAGS.sub("", PIN.sub("", arg)).replace(MARK, "").replace(NO_CALL, "")
+    arg = TAGS.sub("", PIN.sub("", arg)).replace(MARK, "")
     out, i, n, space = [], 0, len(arg), False
     while i < n:
         c = arg[i]

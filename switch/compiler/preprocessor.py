@@ -6,7 +6,9 @@ knows its file and line number; the result is a list of :class:`Line` records th
 turns into tokens with exact ``file:line:col`` positions (columns inside a line that
 a macro expanded are those of the expanded text).
 
-Macros expand as cpp's tokens would (:mod:`.cpp_tokens`): arguments are expanded before they go
+Macros expand as cpp's tokens would (:mod:`.cpp_tokens`): the text is scanned left to right, each
+expansion rescanned with the text after it (a call's arguments are taken as written when its name
+is met; a name followed by another token is no call), arguments are expanded before they go
 into a body (not under ``#``/``##``), a name is never expanded inside its own expansion, expansion
 boundaries get cpp's avoid-paste spaces, a call whose arguments run past the expansion that
 brought its name is expanded outside that expansion's context, and the later lines of a macro call
@@ -15,7 +17,7 @@ arguments run as cpp runs them (``_arg_directive``): the arguments are expanded 
 the text before the call when a ``#define``/``#undef`` in it comes (also where the call's name came
 out of another macro's expansion, ``_expanded_call_start``).  A call with the wrong number of
 arguments is named where cpp last read a token of the file (its ``)``; :func:`_arg_count` carries
-the offset through each rescan).  ``#if`` arithmetic is :mod:`.cpp_if`, the checks of a ``#define``'s
+the offset back through each expansion).  ``#if`` arithmetic is :mod:`.cpp_if`, the checks of a ``#define``'s
 name and parameters :mod:`.cpp_define`.
 
 ``<core.p4>`` and ``<v1model.p4>`` always resolve to this package's own declaration
@@ -27,7 +29,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from .cpp_tokens import (CONTEXT, END, MARK, NO_CALL, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
+from .cpp_tokens import (CONTEXT, END, MARK, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
                          literal_end, substitute, unmark, va_comma, va_opt)
 from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
@@ -69,28 +71,12 @@ def _rest_loc(line: str, d: str, loc: Loc) -> Loc:
 def _arg_count(loc: Loc, name: str, params: int, given: int, at: int) -> P4CompileError:
     """cpp's error for a call of macro ``name`` with the wrong number of arguments; its ``offset`` is
     the call's ``)`` in the text expanded (cpp names it: the last token it read from the file),
-    which each rescan maps back (:func:`_offset_before`) and the main loop to a line and column."""
+    which :meth:`Preprocessor.expand` maps back to the text it was given (an offset inside an
+    expansion is the last token of the source read) and the main loop to a line and column."""
     err = P4CompileError(loc, f'macro "{name}" passed {given} arguments, but takes just {params}' if given > params
                          else f'macro "{name}" requires {params} arguments, but only {given} given')
     err.offset = at
     return err
-
-
-def _offset_before(out: list, spans: list, off: int) -> int:
-    """The offset in a text that one pass of :meth:`Preprocessor.expand` made ``"".join(out)`` of
-    (a plain piece and an expansion by turns; ``spans``: where the text went on after each expansion
-    and where cpp last read a token of the text for it -- its ``)``, or an object-like macro's name)
-    for the offset ``off`` in the result: inside an expansion, where cpp last read for it."""
-    r, after = 0, 0
-    for idx, (nxt, last) in enumerate(spans):
-        start = r + len(out[2 * idx])
-        if off < start:
-            break
-        r = start + len(out[2 * idx + 1])
-        if off < r:
-            return last
-        after = nxt
-    return after + (off - r)
 
 
 def _read_at(line: str, off: int, segs: list) -> tuple[int, int]:
@@ -566,126 +552,142 @@ class Preprocessor:
         return True
 
     def expand(self, text: str, loc: Loc, depth: int = 0, held=None) -> str:
-        """``text`` with its macros expanded, rescanned until none is left.  The expansions are
-        bracketed by :data:`~.cpp_tokens.MARK` s (removed by :func:`~.cpp_tokens.unmark`); a name
-        pinned to a line (:meth:`_pin`) gives __LINE__, and its body's names, that line; ``held``
-        is (name, Macro) of a call at the text's start whose definition a directive among its
-        arguments changed."""
-        if depth > 32 or not (self.macros or held or "__" in text):
+        """``text`` with its macros expanded as cpp scans it: left to right, each expansion rescanned
+        together with the text after it before that text is looked at (a call's arguments are
+        collected unexpanded when its name is met: `PICK(1)(FOO)` with `#define PICK(n) STR` gives
+        STR the argument FOO), what lies before it final.  The expansions are bracketed by
+        :data:`~.cpp_tokens.MARK` s (removed by :func:`~.cpp_tokens.unmark`); a name pinned to a
+        line (:meth:`_pin`) gives __LINE__, and its body's names, that line; ``held`` is (name, Macro)
+        of a call at the text's start whose definition a directive among its arguments changed;
+        ``depth`` counts the arguments being expanded inside one another."""
+        if not (self.macros or held or "__" in text):
             return text
-        out, pos, changed, skip = [], 0, False, 0
-        spans = []   # per expansion in out: where the text goes on after it, where cpp last read
-        for m in _IDENT.finditer(text):
-            name = m.group(0)
-            if m.start() < pos or m.start() < skip:
-                continue
-            pm = PIN.match(text, m.end())
-            pin, end = (int(pm.group(1)), pm.end()) if pm else (None, m.end())
-            cm = CONTEXT.match(text, end)
-            context = frozenset(self._context_names(cm.group(1))) if cm else frozenset()
-            if cm:
-                end = skip = cm.end()
-            # skip identifiers inside string literals and numeric suffixes like 8w0, the operand of
-            # `defined` (cpp never expands it, also where a macro's expansion brings `defined`) and a
-            # name inside its own expansion (cpp)
-            if in_literal(text, m.start()) or (m.start() > 0 and text[m.start() - 1].isalnum()) \
-                    or text.startswith(NO_CALL, m.end()) \
-                    or re.search(r"\bdefined\s*\(?\s*$", text[:m.start()]) or name in context:
-                continue
-            mac = held[1] if held and m.start() == 0 and name == held[0] else self.macros.get(name)
-            if mac is None and name == "_Pragma":   # cpp runs `_Pragma("...")`; p4c sees a line marker
-                j = SKIP_TO_PAREN.match(text, end).end()
-                k = SKIP_TO_PAREN.match(text, j + 1).end() if text.startswith("(", j) else j
-                k = SKIP_TO_PAREN.match(text, literal_end(text, k)).end() if text.startswith('"', k) else k
-                if text.startswith(")", k):
-                    out += [text[pos:m.start()], MARK + MARK]
-                    pos = k + 1
-                    spans.append((pos, k))
-                continue
-            if mac is None:
-                b = self.builtin(name, loc if pin is None else Loc(loc.file, pin, loc.col))
-                if b is not None:
-                    out += [text[pos:m.start()], MARK + b + MARK]
-                    pos = end
-                    spans.append((pos, m.start()))
-                continue
-            if mac.params is None:
-                out += [text[pos:m.start()], MARK + self._body(mac.body, name, pin, context) + MARK + self._end(name)]
-                pos = end
-                spans.append((pos, m.start()))
-                changed = True
-                continue
-            j = SKIP_TO_PAREN.match(text, end).end()
-            if j < len(text) and text[j] != "(":
-                # cpp looks for the `(` without expanding what follows: a name followed by another
-                # token is no call in this scan, even where that token's expansion (`EMPTY()`, `LP`)
-                # leaves a `(` after it (a later scan -- of an argument put into a body -- looks again)
-                out += [text[pos:m.end()], NO_CALL]
-                spans.append((m.end(), m.start()))
-                pos = m.end()
-                continue
-            if j >= len(text):
-                continue
-            lvl, k, args, start = 0, j, [], j + 1
-            while k < len(text):
-                ch = text[k]
-                if ch in "\"'":   # a literal's commas and parentheses are no separators (cpp); one
-                    k = literal_end(text, k) - 1   # left open ends with its line
-                elif ch == "(":
-                    lvl += 1
-                elif ch == ")":
-                    lvl -= 1
-                    if lvl == 0:
-                        args.append(text[start:k])
-                        break
-                elif ch == "," and lvl == 1:
-                    args.append(text[start:k])
-                    start = k + 1
-                k += 1
-            else:
-                self.open_call_context = context   # (the main loop reads the call's later lines)
-                raise P4CompileError(loc, f'{_UNTERMINATED} "{name}"')
-            # cpp pops the expansions the arguments ran past: the body, and an argument's macros
-            # (not the names inside their own expansion), are expanded outside their context
-            popped = frozenset(self._context_names(".".join(END.findall(text, end, k))))
-            args = [self._outside(a.strip(" \t\n").replace(NO_CALL, ""), popped) for a in args]
-            if args == [""] and not mac.params:
-                args = []
-            params, body = list(mac.params), mac.body
-            if params and params[-1].endswith("..."):   # variadic: `...` is __VA_ARGS__, `rest...` is rest
-                va = params[-1][:-3].strip() or "__VA_ARGS__"
-                fixed = len(params) - 1
-                if len(args) < fixed:
-                    raise _arg_count(loc, name, len(mac.params), len(args), k)
-                args = args[:fixed] + [", ".join(args[fixed:])]
-                params[-1] = va
-                body = va_comma(va_opt(mac.body, bool(args[-1])), va, bool(args[-1]))
-            if len(args) != len(params):
-                raise _arg_count(loc, name, len(params), len(args), k)
-            raw, done = dict(zip(params, args)), {}
+        if depth > 200:
+            raise P4CompileError(loc, "macro arguments nested too deeply")
+        out, i, skip, count = [], 0, 0, 0
+        rest_start, rest_src, last_read = 0, 0, 0   # (where the text left of the source starts, cpp's last read)
 
-            def expanded(p: str) -> str:   # cpp expands an argument before it goes into the body
-                if p not in done:
-                    try:
-                        done[p] = self.expand(raw[p], loc, depth + 1).replace(NO_CALL, "")   # (rescanned in the body)
-                    except P4CompileError as err:   # (cpp has read this call's `)` then)
-                        if getattr(err, "offset", None) is not None:
-                            err.offset = k
-                        raise
-                return done[p]
-            body = self._body(body, name, pin, context.difference(popped), params)
-            out += [text[pos:m.start()], MARK + substitute(body, raw, expanded) + MARK + self._end(name)]
-            pos = k + 1
-            spans.append((pos, k))
-            changed = True
-        out.append(text[pos:])
-        res = "".join(out)
+        def src(o: int) -> int:   # an offset of the text now as one of the text given
+            return rest_src + (o - rest_start) if o >= rest_start else last_read
         try:
-            return self.expand(res, loc, depth + 1) if changed else res
+            while True:
+                m = _IDENT.search(text, i)
+                if m is None:
+                    break
+                name, i = m.group(0), m.end()
+                if m.start() < skip:
+                    continue
+                pm = PIN.match(text, m.end())
+                pin, end = (int(pm.group(1)), pm.end()) if pm else (None, m.end())
+                cm = CONTEXT.match(text, end)
+                context = frozenset(self._context_names(cm.group(1))) if cm else frozenset()
+                if cm:
+                    end = skip = cm.end()
+                # skip identifiers inside string literals and numeric suffixes like 8w0, the operand of
+                # `defined` (cpp never expands it, also where a macro's expansion brings `defined`) and a
+                # name inside its own expansion (cpp)
+                if in_literal(text, m.start()) or (m.start() > 0 and text[m.start() - 1].isalnum()) \
+                        or re.search(r"\bdefined\s*\(?\s*$", (out[-1][-40:] if out else "") + text[:m.start()]) \
+                        or name in context:
+                    continue
+                first = held and not out and m.start() == 0 and name == held[0]
+                mac = held[1] if first else self.macros.get(name)
+                if mac is None and name == "_Pragma":   # cpp runs `_Pragma("...")`; p4c sees a line marker
+                    j = SKIP_TO_PAREN.match(text, end).end()
+                    k = SKIP_TO_PAREN.match(text, j + 1).end() if text.startswith("(", j) else j
+                    k = SKIP_TO_PAREN.match(text, literal_end(text, k)).end() if text.startswith('"', k) else k
+                    if text.startswith(")", k):
+                        text, i = text[:m.start()] + MARK + MARK + text[k + 1:], m.start() + 2
+                        rest_start, rest_src = (m.start() + 2, src(k + 1)) if k >= rest_start else \
+                            (rest_start - (k + 1 - m.start()) + 2, rest_src)
+                    continue
+                if mac is None:
+                    b = self.builtin(name, loc if pin is None else Loc(loc.file, pin, loc.col))
+                    if b is not None:   # (final: no macro in it)
+                        out += [text[:m.start()], MARK + b + MARK]
+                        text, i, skip = text[end:], 0, 0
+                        rest_start, rest_src = (0, src(end)) if end >= rest_start else (rest_start - end, rest_src)
+                    continue
+                if mac.params is None:
+                    repl, k = MARK + self._body(mac.body, name, pin, context) + MARK + self._end(name), m.start()
+                    e = end
+                else:
+                    j = SKIP_TO_PAREN.match(text, end).end()
+                    if j >= len(text) or text[j] != "(":
+                        # cpp looks for the `(` without expanding what follows: a name followed by another
+                        # token (or by nothing, the end of an argument) is no call
+                        continue
+                    repl, k = self._call(text, m, name, mac, end, j, pin, context, loc, depth)
+                    e = k + 1
+                count += 1
+                if count > 100000:
+                    raise P4CompileError(loc, "macro expansion does not end")
+                if k >= rest_start:   # (a token of the source read: cpp's last read moves on)
+                    last_read = src(k)
+                rest_start, rest_src = (len(repl), src(e)) if e >= rest_start else \
+                    (len(repl) + rest_start - e, rest_src)
+                out.append(text[:m.start()])
+                text, i, skip = repl + text[e:], 0, 0
         except P4CompileError as err:
             if getattr(err, "offset", None) is not None:
-                err.offset = _offset_before(out, spans, err.offset)
+                err.offset = src(err.offset)
             raise
+        out.append(text)
+        return "".join(out)
+
+    def _call(self, text: str, m, name: str, mac: Macro, end: int, j: int, pin, context: frozenset, loc: Loc,
+              depth: int) -> tuple[str, int]:
+        """The expansion of the call of function-like macro ``name`` (``mac``) matched by ``m`` in
+        ``text``, its ``(`` at ``j``: the body with its arguments put in, and the index of the ``)``."""
+        lvl, k, args, start = 0, j, [], j + 1
+        while k < len(text):
+            ch = text[k]
+            if ch in "\"'":   # a literal's commas and parentheses are no separators (cpp); one
+                k = literal_end(text, k) - 1   # left open ends with its line
+            elif ch == "(":
+                lvl += 1
+            elif ch == ")":
+                lvl -= 1
+                if lvl == 0:
+                    args.append(text[start:k])
+                    break
+            elif ch == "," and lvl == 1:
+                args.append(text[start:k])
+                start = k + 1
+            k += 1
+        else:
+            self.open_call_context = context   # (the main loop reads the call's later lines)
+            raise P4CompileError(loc, f'{_UNTERMINATED} "{name}"')
+        # cpp pops the expansions the arguments ran past: the body, and an argument's macros
+        # (not the names inside their own expansion), are expanded outside their context
+        popped = frozenset(self._context_names(".".join(END.findall(text, end, k))))
+        args = [self._outside(a.strip(" \t\n"), popped) for a in args]
+        if args == [""] and not mac.params:
+            args = []
+        params, body = list(mac.params), mac.body
+        if params and params[-1].endswith("..."):   # variadic: `...` is __VA_ARGS__, `rest...` is rest
+            va = params[-1][:-3].strip() or "__VA_ARGS__"
+            fixed = len(params) - 1
+            if len(args) < fixed:
+                raise _arg_count(loc, name, len(mac.params), len(args), k)
+            args = args[:fixed] + [", ".join(args[fixed:])]
+            params[-1] = va
+            body = va_comma(va_opt(mac.body, bool(args[-1])), va, bool(args[-1]))
+        if len(args) != len(params):
+            raise _arg_count(loc, name, len(params), len(args), k)
+        raw, done = dict(zip(params, args)), {}
+
+        def expanded(p: str) -> str:   # cpp expands an argument before it goes into the body
+            if p not in done:
+                try:
+                    done[p] = self.expand(raw[p], loc, depth + 1)
+                except P4CompileError as err:   # (cpp has read this call's `)` then)
+                    if getattr(err, "offset", None) is not None:
+                        err.offset = k
+                    raise
+            return done[p]
+        body = self._body(body, name, pin, context.difference(popped), params)
+        return MARK + substitute(body, raw, expanded) + MARK + self._end(name), k
 
     def _pin(self, text: str, line: int, skip=()) -> str:
         """``text`` with each macro name and ``__LINE__`` (outside literals, not already pinned)

@@ -60,6 +60,25 @@ CASES.append(case("corpus28_no_call_where_the_paren_came_later_and_gnu_comma_pas
         "#define ID2(x) (x)\n#define ADD(x, y) (x + y)\n#define SUM(a, ...) PICK(a, ## __VA_ARGS__)\n"
         "#define PICK(...) SEL(__VA_ARGS__, ADD, ID2)(__VA_ARGS__)\n#define SEL(a, b, m, ...) m\n")))
 
+# cpp scans left to right: a call's arguments are collected unexpanded when its name is met, so a
+# name that another macro's expansion brings gets them as written (`PICK(1)(FOO)` with `#define
+# PICK(n) STR`, `#define STR(x) #x` is "FOO"; `ID(PASTE)(FOO, 1)` pastes FOO1), and deferred
+# recursion (`EV(REPEAT(3, ADDI))`, an EVAL of 3^4 nested rescans) runs to its end; checkmate-p4c
+# expanded the whole text a pass at a time -- the arguments before the call existed ("bar", bar1) --
+# and stopped after 32 passes (`REPEAT (2, ADDI) + 3` left, a call of an unknown function)
+CASES.append(case("corpus28_arguments_collected_as_written_left_to_right", CAT, program(
+    "        t.apply();\n        hdr.h.b = ID(PASTE)(FOO, 1) + (0 EV(REPEAT(3, ADDI)));\n",
+    top="#define STR(x) #x\n#define PICK(n) STR\n#define FOO bar\n#define PASTE(a, b) a ## b\n#define ID(x) x\n"
+        "const bit<8> FOO1 = 5;\nconst bit<8> bar1 = 6;\n#define CAT(a, b) CAT_(a, b)\n#define CAT_(a, b) a ## b\n"
+        "#define E0(...) __VA_ARGS__\n#define EV1(...) E0(E0(E0(__VA_ARGS__)))\n#define EV2(...) EV1(EV1(EV1(__VA_ARGS__)))\n"
+        "#define EV(...) EV2(EV2(EV2(__VA_ARGS__)))\n#define EMPTY()\n#define DEFER(id) id EMPTY()\n"
+        "#define OBSTRUCT(...) __VA_ARGS__ DEFER(EMPTY)()\n"
+        "#define REPEAT(n, m) WHEN(n)(OBSTRUCT(REPEAT_IND)()(CAT(D_, n), m) OBSTRUCT(m)(n))\n#define REPEAT_IND() REPEAT\n"
+        "#define WHEN(c) CAT(W_, c)\n#define W_0(...)\n#define W_1(...) __VA_ARGS__\n#define W_2(...) __VA_ARGS__\n"
+        "#define W_3(...) __VA_ARGS__\n#define D_1 0\n#define D_2 1\n#define D_3 2\n#define ADDI(i) + i\n",
+    ingress_decls="    action a1() { hdr.h.b = 3; }\n"
+                  "    @name(PICK(1)(FOO)) table t { key = { hdr.h.a : exact; } actions = { a1; } default_action = a1(); }\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
