@@ -39,6 +39,7 @@ from .errors import Loc, P4CompileError
 BUILTIN_DIR = os.path.join(os.path.dirname(__file__), "include")
 BUILTIN_HEADERS = {"core.p4", "v1model.p4"}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME_TAG = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(\x01\d+\x01)?(?:\x04([\d.]*)\x05)?")
 _NAME_CONTEXT = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(\x01\d+\x01)?\x04([\d.]*)\x05")
 _MAX_INCLUDE_DEPTH = 32
 _UNTERMINATED = "unterminated argument list invoking macro"
@@ -662,7 +663,7 @@ class Preprocessor:
         # (not the names inside their own expansion), are expanded outside their context
         popped = frozenset(self._context_names(".".join(END.findall(text, end, k))))
         args = [self._outside(a.strip(" \t\n"), popped) for a in args]
-        if args == [""] and not mac.params:
+        if len(args) == 1 and not mac.params and not unmark(args[0]).strip():   # (marks: no tokens)
             args = []
         params, body = list(mac.params), mac.body
         if params and params[-1].endswith("..."):   # variadic: `...` is __VA_ARGS__, `rest...` is rest
@@ -672,7 +673,8 @@ class Preprocessor:
                 raise _arg_count(loc, name, len(mac.params), len(args), k)
             args = args[:fixed] + [", ".join(args[fixed:])]
             params[-1] = va
-            body = va_comma(va_opt(mac.body, bool(args[-1])), va, bool(args[-1]))
+            present = bool(unmark(args[-1]).strip())
+            body = va_comma(va_opt(mac.body, present), va, present)
         if len(args) != len(params):
             raise _arg_count(loc, name, len(params), len(args), k)
         raw, done = dict(zip(params, args)), {}
@@ -687,7 +689,22 @@ class Preprocessor:
                     raise
             return done[p]
         body = self._body(body, name, pin, context.difference(popped), params)
-        return MARK + substitute(body, raw, expanded) + MARK + self._end(name), k
+        # every name of the expansion is read inside it -- an argument's too (`ID(ID)(1)` stays)
+        return MARK + self._paint(substitute(body, raw, expanded), name) + MARK + self._end(name), k
+
+    def _paint(self, text: str, name: str) -> str:
+        """``text`` with ``name`` added to the context of each macro name in it (outside literals)."""
+        if name not in text:
+            return text
+        nid = str(self._context_id(name))
+
+        def one(m):
+            s = m.group(1)
+            if s != name or (m.start() and text[m.start() - 1].isalnum()) or in_literal(text, m.start()):
+                return m.group(0)
+            ids = set(filter(None, (m.group(3) or "").split("."))) | {nid}
+            return f"{s}{m.group(2) or ''}\x04{'.'.join(sorted(ids))}\x05"
+        return _NAME_TAG.sub(one, text)
 
     def _pin(self, text: str, line: int, skip=()) -> str:
         """``text`` with each macro name and ``__LINE__`` (outside literals, not already pinned)

@@ -79,6 +79,20 @@ CASES.append(case("corpus28_arguments_collected_as_written_left_to_right", CAT, 
     ingress_decls="    action a1() { hdr.h.b = 3; }\n"
                   "    @name(PICK(1)(FOO)) table t { key = { hdr.h.a : exact; } actions = { a1; } default_action = a1(); }\n")))
 
+# found by a fuzz of random macro programs against cc -E (/work/corpus28/fz/gen.py): an empty
+# argument beside `##` is cpp's placemarker, so the blanks on its far side stay (`J(x, , y)` with
+# `#define J(a, b, c) a ## b c` is `x y`; checkmate-p4c pasted `xy`); a name that an argument brings
+# into its own macro's expansion is read inside that expansion and never expanded again
+# (`ID(ID)(2)` is a call of the function ID, not 2); and a call whose `(` ends an expansion and
+# whose `)` follows it (`K0 )` with `#define K0 B0 (`) has no argument -- the end of the expansion is
+# no token (cpp's padding); checkmate-p4c counted one
+CASES.append(case("corpus28_placemarker_paint_and_empty_argument", CAT, program(
+    "        t.apply();\n        hdr.h.b = ID(ID)(2) + K0 );\n",
+    top="bit<8> ID(in bit<8> x) { return x + 40; }\n#define ID(x) x\n#define J(a, b, c) a ## b c\n"
+        "#define B0() 5\n#define K0 B0 (\n",
+    ingress_decls="    action a1() { hdr.h.b = 3; }\n"
+                  "    @foo(J(x, , y) J(, , z)) table t { key = { hdr.h.a : exact; } actions = { a1; } default_action = a1(); }\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
