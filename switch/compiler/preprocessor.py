@@ -14,8 +14,9 @@ boundaries get cpp's avoid-paste spaces, a call whose arguments run past the exp
 brought its name is expanded outside that expansion's context, and the later lines of a macro call
 keep their own ``__LINE__`` and end an open ``"`` with the line.  Directives among a call's
 arguments run as cpp runs them (``_arg_directive``): the arguments are expanded when the call ends,
-the text before the call when a ``#define``/``#undef`` in it comes (also where the call's name came
-out of another macro's expansion, ``_expanded_call_start``).  A call with the wrong number of
+the text before the call when a ``#define``/``#undef`` in it comes: :meth:`Preprocessor.expand` hands
+back where it stopped at the open call (``split``: the call's name and ``(`` may come out of other
+macros' expansions), and the call keeps its name's definition.  A call with the wrong number of
 arguments is named where cpp last read a token of the file (its ``)``; :func:`_arg_count` carries
 the offset back through each expansion).  ``#if`` arithmetic is :mod:`.cpp_if`, the checks of a ``#define``'s
 name and parameters :mod:`.cpp_define`.
@@ -302,14 +303,10 @@ class Preprocessor:
                         if re.match(r"\s*#\s*(define|undef)\b", nxt) and not (local and not local[-1][0]):
                             # what comes before the open call was expanded before it (cpp reads on)
                             # and the call keeps the definition its name had (`F(1` / `#undef F` / `)`)
-                            cut = self._open_call_start(line)
-                            if cut is not None:
-                                if cut:
-                                    done, line = done + self.expand(line[:cut], call_loc, held=held), line[cut:]
-                                    held = None
-                                name = _IDENT.match(line).group(0)
-                                held = held or (name, self.macros[name])
-                            else:   # (the call's name came out of an expansion: `K(F)(1`)
+                            split = getattr(err, "split", None)
+                            if split is not None:   # (where the expansion stopped: the open call)
+                                done, line, held = done + split[0], split[1], split[2]
+                            elif held is None:
                                 before, line, held = self._expanded_call_start(line, call_loc)
                                 done += before
                         while nxt.rstrip(" \t\f\v").endswith("\\") and i + joined + 1 < len(raw):
@@ -398,40 +395,13 @@ class Preprocessor:
             return int(m2.group(1)), m2.group(3)
         return None   # (pragma, warning, ident, sccs, assert, unassert: nothing to do)
 
-    def _open_call_start(self, text: str) -> int | None:
-        """Where the outermost function-like macro call of ``text`` whose ``)`` is missing starts
-        (None: no such call written in ``text``); an object-like macro before an open ``(`` counts
-        (`#define OB F2`, `OB(1`)."""
-        i = 0
-        while True:
-            m = _IDENT.search(text, i)
-            while m and (in_literal(text, m.start()) or (m.start() and text[m.start() - 1].isalnum())):
-                m = _IDENT.search(text, m.end())
-            if m is None:
-                return None
-            j = SKIP_TO_PAREN.match(text, m.end()).end()
-            mac = self.macros.get(m.group(0))
-            if mac is None or not text.startswith("(", j):
-                i = m.end()
-                continue
-            lvl = 0
-            while j < len(text):
-                if text[j] in "\"'":
-                    j = literal_end(text, j) - 1
-                lvl += (text[j] == "(") - (text[j] == ")")
-                if lvl == 0:
-                    break
-                j += 1
-            else:
-                return m.start()
-            i = j + 1
-
     def _expanded_call_start(self, text: str, loc: Loc):
-        """For ``text`` whose open call's name came out of a macro's expansion (`K(F)(1` with `#define
-        K(a) a`): the expansion of the text before that name -- cpp has printed it when a directive
-        among the call's arguments comes --, the call (the name, with its context, and the text
-        from its ``(`` on) and the name's definition that the call keeps; ``("", text, None)`` where
-        no function-like name ends the expansion before the first ``(`` left open."""
+        """For ``text`` with a macro call left open (`F(1`, `OB(1` with `#define OB F`, `K(F)(1` with
+        `#define K(a) a`): the expansion of the text before the call's name -- cpp has printed it when
+        a directive among the call's arguments comes --, the call (the name, with its context, and
+        the text from its ``(`` on) and the name's definition that the call keeps (F's, whatever the
+        directive does to F or OB); ``("", text, None)`` where no ``(`` left open follows a
+        function-like name once the text before it is expanded (the outermost such ``(`` is the call)."""
         opened, i = [], 0
         while i < len(text):
             if text[i] in "\"'":
@@ -442,14 +412,14 @@ class Preprocessor:
             elif text[i] == ")" and opened:
                 opened.pop()
             i += 1
-        if not opened:
-            return "", text, None
-        exp = self.expand(text[:opened[0]], loc)
-        tail = _TAIL.search(exp)
-        mac = self.macros.get(tail.group(1)) if tail else None
-        if mac is None or mac.params is None or (tail.group(2) and tail.group(1) in self._context_names(tail.group(2))):
-            return "", text, None
-        return exp[:tail.start()], exp[tail.start():] + text[opened[0]:], (tail.group(1), mac)
+        for p in opened:
+            exp = self.expand(text[:p], loc)
+            tail = _TAIL.search(exp)
+            mac = self.macros.get(tail.group(1)) if tail else None
+            if mac is not None and mac.params is not None and not (
+                    tail.group(2) and tail.group(1) in self._context_names(tail.group(2))):
+                return exp[:tail.start()], exp[tail.start():] + text[p:], (tail.group(1), mac)
+        return "", text, None
 
     def _arg_directive(self, line: str, local: list, loc: Loc, here: str, depth: int, call: str):
         """Run the directive ``line`` among the arguments of the macro call ``call`` (the message
@@ -632,6 +602,8 @@ class Preprocessor:
         except P4CompileError as err:
             if getattr(err, "offset", None) is not None:
                 err.offset = src(err.offset)
+            if getattr(err, "open_at", None) == depth == 0:   # (a call left open here: cpp's state)
+                err.split = "".join(out) + text[:m.start()], text[m.start():], (name, mac)
             raise
         out.append(text)
         return "".join(out)
@@ -658,7 +630,9 @@ class Preprocessor:
             k += 1
         else:
             self.open_call_context = context   # (the main loop reads the call's later lines)
-            raise P4CompileError(loc, f'{_UNTERMINATED} "{name}"')
+            err = P4CompileError(loc, f'{_UNTERMINATED} "{name}"')
+            err.open_at = depth
+            raise err
         # cpp pops the expansions the arguments ran past: the body, and an argument's macros
         # (not the names inside their own expansion), are expanded outside their context
         popped = frozenset(self._context_names(".".join(END.findall(text, end, k))))

@@ -93,6 +93,15 @@ CASES.append(case("corpus28_placemarker_paint_and_empty_argument", CAT, program(
     ingress_decls="    action a1() { hdr.h.b = 3; }\n"
                   "    @foo(J(x, , y) J(, , z)) table t { key = { hdr.h.a : exact; } actions = { a1; } default_action = a1(); }\n")))
 
+# a call whose `(` came out of a macro's expansion (`#define OPEN G2 (1 +`) left open at a
+# `#undef`/`#define` among its arguments: cpp has identified the call -- G2 keeps its definition --
+# and printed what came before (`PW` keeps 9); checkmate-p4c looked for the open `(` in the text as
+# written, found none, and expanded it all after the directive (G2 undefined: a call of an unknown
+# function; PW 8)
+CASES.append(case("corpus28_open_call_whose_paren_came_from_an_expansion", CAT, program(
+    "        hdr.h.a = PW + OPEN\n#undef G2\n#define PW 8\n            2);\n",
+    top="#define G2(p) (p)\n#define OPEN G2 (1 +\n#define PW 9\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
