@@ -44,6 +44,9 @@ _VA_OPT = re.compile(r"__VA_OPT__[ \t]*\(")
 _PARAM_STRING = re.compile(r"#\s*([A-Za-z_][A-Za-z0-9_]*)")
 PP_NUMBER = re.compile(r"\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*")
 _PASTE_AFTER = re.compile(r"(?:\x01\d+\x01)?(?:\x04[\d.]*\x05)?[ \t\x02]*##")
+#: an empty argument beside ``##``: what it pastes to is the other operand, and the blanks on the
+#: empty one's far side stay (`x ## EMPTY y` is `x y`, not `xy`)
+_PLACEMARKER = "\x06"
 _PASTE = re.compile(r"(?:\x01\d+\x01|\x04[\d.!]*\x05|[\x02 \t\n])*##[\x02 \t\n]*")
 _PUNCT = sorted("%:%: ... <<= >>= ->* ## -> ++ -- << >> <= >= == != && || += -= *= /= %= &= |= ^= :: .* "
                 "<: :> <% %> %:".split(), key=len, reverse=True)
@@ -259,7 +262,7 @@ def substitute(body: str, raw: dict, expanded) -> str:
         if m and m.group(0) in raw and m.re is _IDENT:
             name = m.group(0)
             if re.search(r"##[ \t\x02]*$", body[:i]) or _PASTE_AFTER.match(body, m.end()):
-                out.append(raw[name])
+                out.append(raw[name] or _PLACEMARKER)   # (an empty one: cpp's placemarker)
             else:
                 out.append(MARK + expanded(name) + MARK)
             i = m.end()
@@ -270,7 +273,13 @@ def substitute(body: str, raw: dict, expanded) -> str:
             out.append(c)
             i += 1
     res = "".join(out)
-    return _PASTE.sub("", res) if "##" in res else res
+    return _PASTE.sub("", res).replace(_PLACEMARKER, "") if "##" in res else res
+
+
+def va_comma(body: str, va: str, present: bool) -> str:
+    """GNU cpp's ``, ## __VA_ARGS__`` (or ``, ## rest``) in a variadic macro's body: the comma goes
+    where the variable arguments are empty, and stays before them, pasted to nothing, where not."""
+    return re.sub(rf",[ \t]*##[ \t]*(?={re.escape(va)}(?![A-Za-z0-9_]))", ", " if present else " ", body)
 
 
 def va_opt(body: str, present: bool) -> str:

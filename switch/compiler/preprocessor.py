@@ -1,19 +1,25 @@
 """A small C preprocessor for P4: ``#include``, ``#define`` (object- and function-like),
 ``#undef``, ``#if``/``#ifdef``/``#ifndef``/``#elif``/``#else``/``#endif``, ``#error``.
 
-Comments are blanked first (newlines kept) so that every output line still knows its
-file and line number; the result is a list of :class:`Line` records that the lexer
+Comments are blanked first (newlines kept, :mod:`.cpp_lines`) so that every output line still
+knows its file and line number; the result is a list of :class:`Line` records that the lexer
 turns into tokens with exact ``file:line:col`` positions (columns inside a line that
 a macro expanded are those of the expanded text).
 
-Macros expand as cpp's tokens would (:mod:`.cpp_tokens`): arguments are expanded before they go
+Macros expand as cpp's tokens would (:mod:`.cpp_tokens`): the text is scanned left to right, each
+expansion rescanned with the text after it (a call's arguments are taken as written when its name
+is met; a name followed by another token is no call), arguments are expanded before they go
 into a body (not under ``#``/``##``), a name is never expanded inside its own expansion, expansion
 boundaries get cpp's avoid-paste spaces, a call whose arguments run past the expansion that
 brought its name is expanded outside that expansion's context, and the later lines of a macro call
 keep their own ``__LINE__`` and end an open ``"`` with the line.  Directives among a call's
 arguments run as cpp runs them (``_arg_directive``): the arguments are expanded when the call ends,
-the text before the call when a ``#define``/``#undef`` in it comes.  ``#if`` arithmetic is
-:mod:`.cpp_if`.
+the text before the call when a ``#define``/``#undef`` in it comes: :meth:`Preprocessor.expand` hands
+back where it stopped at the open call (``split``: the call's name and ``(`` may come out of other
+macros' expansions), and the call keeps its name's definition.  A call with the wrong number of
+arguments is named where cpp last read a token of the file (its ``)``; :func:`_arg_count` carries
+the offset back through each expansion).  ``#if`` arithmetic is :mod:`.cpp_if`, the checks of a ``#define``'s
+name and parameters :mod:`.cpp_define`.
 
 ``<core.p4>`` and ``<v1model.p4>`` always resolve to this package's own declaration
 files (``include/``), which describe the v1model architecture the target implements.
@@ -25,16 +31,23 @@ import re
 from dataclasses import dataclass
 
 from .cpp_tokens import (CONTEXT, END, MARK, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
-                         literal_end, substitute, unmark, va_opt)
+                         literal_end, substitute, unmark, va_comma, va_opt)
+from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
+from .cpp_lines import lines_ending_in_comment, lines_inside_string, strip_comments
 from .errors import Loc, P4CompileError
 
 BUILTIN_DIR = os.path.join(os.path.dirname(__file__), "include")
 BUILTIN_HEADERS = {"core.p4", "v1model.p4"}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME_TAG = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(\x01\d+\x01)?(?:\x04([\d.]*)\x05)?")
 _NAME_CONTEXT = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(\x01\d+\x01)?\x04([\d.]*)\x05")
 _MAX_INCLUDE_DEPTH = 32
 _UNTERMINATED = "unterminated argument list invoking macro"
+_HAS_INCLUDE = re.compile(r"(?<![A-Za-z0-9_])__has_include(?:_next)?\s*\(\s*([^()]*?)\s*\)")
+#: a name at the end of a macro's expansion (its pin, context, the marks and ends after it, blanks)
+_TAIL = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(?:\x01\d+\x01)?(?:\x04([\d.]*)\x05)?"
+                   r"(?:\x02|\x04!\d+\x05)*\s*$")
 
 
 @dataclass
@@ -51,68 +64,37 @@ class Macro:
     loc: Loc | None = None   # where the body starts in its #define (cpp's position for its tokens)
 
 
-def _line_comment_end(text: str, i: int) -> int:
-    """Where the ``//`` comment at ``i`` ends: the newline of its line -- or of a later one, as cpp
-    splices a line ending in ``\\`` (blanks after it allowed) before it removes comments, so such a
-    comment takes the next line in (``len(text)`` at the end of the text)."""
-    while True:
-        j = text.find("\n", i)
-        if j < 0:
-            return len(text)
-        if not text[i:j].rstrip(" \t\f\v").endswith("\\"):
-            return j
-        i = j + 1
+def _rest_loc(line: str, d: str, loc: Loc) -> Loc:
+    """Where the text after the directive name ``d`` starts on ``line`` (cpp names it)."""
+    i = line.index(d, line.index("#")) + len(d)
+    return Loc(loc.file, loc.line, len(line[:i]) + len(line[i:]) - len(line[i:].lstrip(" \t")) + 1)
 
 
-def strip_comments(text: str, file: str) -> str:
-    """Replace // and /* */ comments by spaces, keeping newlines and string literals (which
-    may span lines)."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            j = i + 1
-            # p4c takes a string over several lines (its cpp keeps comments, -C, and its lexer
-            # reads the string): `//` or `/*` inside one stays text
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
-        elif text.startswith("//", i):
-            j = _line_comment_end(text, i)
-            out.append("".join(ch if ch == "\n" else " " for ch in text[i:j]))
-            i = j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            if j < 0:
-                line = text.count("\n", 0, i) + 1
-                col = i - (text.rfind("\n", 0, i) + 1) + 1
-                raise P4CompileError(Loc(file, line, col), "unterminated /* comment")
-            chunk = text[i:j + 2]
-            out.append("".join(ch if ch == "\n" else " " for ch in chunk))
-            i = j + 2
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
+def _arg_count(loc: Loc, name: str, params: int, given: int, at: int) -> P4CompileError:
+    """cpp's error for a call of macro ``name`` with the wrong number of arguments; its ``offset`` is
+    the call's ``)`` in the text expanded (cpp names it: the last token it read from the file),
+    which :meth:`Preprocessor.expand` maps back to the text it was given (an offset inside an
+    expansion is the last token of the source read) and the main loop to a line and column."""
+    err = P4CompileError(loc, f'macro "{name}" passed {given} arguments, but takes just {params}' if given > params
+                         else f'macro "{name}" requires {params} arguments, but only {given} given')
+    err.offset = at
+    return err
 
 
-def _lines_inside_string(text: str) -> set[int]:
-    """The 0-based indices of the lines of ``text`` (comments already blanked) that begin inside a
-    string literal: the continuation lines of a string written over several lines."""
-    out, i, n = set(), 0, len(text)
-    while i < n:
-        j = text.find('"', i)
-        if j < 0:
-            break
-        k = j + 1
-        while k < n and text[k] != '"':
-            k += 2 if text[k] == "\\" else 1
-        line = text.count("\n", 0, j)
-        out.update(range(line + 1, line + 1 + text.count("\n", j, k)))
-        i = k + 1
-    return out
+def _read_at(line: str, off: int, segs: list) -> tuple[int, int]:
+    """The source line and column of the token at ``off`` in ``line``, a macro call's text made of the
+    source lines ``segs`` ((number, text) each; joined with newlines, blanks normalised, the first
+    ones gone where a directive split the text before the call off): the same token found in its
+    line's text, counted from the line's end."""
+    segs = segs[max(0, len(segs) - line.count("\n") - 1):]
+    no, src = segs[min(line.count("\n", 0, off), len(segs) - 1)]
+    end = line.find("\n", off)
+    m = _IDENT.match(line, off)
+    tok = m.group(0) if m else line[off:off + 1]
+    pat = re.compile(rf"(?<![A-Za-z0-9_]){tok}(?![A-Za-z0-9_])" if m else re.escape(tok))
+    after = len(pat.findall(line, off + len(tok), len(line) if end < 0 else end))
+    hits = [h.start() for h in pat.finditer(src)]
+    return no, hits[len(hits) - 1 - after] + 1 if after < len(hits) else 1
 
 
 #: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is
@@ -120,35 +102,6 @@ def _lines_inside_string(text: str) -> set[int]:
 _CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "import", "if", "ifdef",
                              "ifndef", "elif", "elifdef", "elifndef", "else", "endif", "line", "error", "warning", "pragma",
                              "ident", "sccs", "assert", "unassert"})
-
-def _lines_ending_in_comment(text: str) -> set[int]:
-    """The 0-based indices of the lines of ``text`` whose end lies inside a ``/* */`` comment."""
-    out, i, n, line = set(), 0, len(text), 0
-    while i < n:
-        c = text[i]
-        if c == "\n":
-            line += 1
-            i += 1
-        elif c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            line += text.count("\n", i, j + 1)
-            i = j + 1
-        elif text.startswith("//", i):
-            j = _line_comment_end(text, i)
-            line += text.count("\n", i, j)
-            i = j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            k = text.count("\n", i, j)
-            out.update(range(line, line + k))
-            line += k
-            i = j
-        else:
-            i += 1
-    return out
 
 
 #: cpp's predefined macros p4c's preprocessor (``cc -E``) defines (Preprocessor.builtin)
@@ -173,7 +126,7 @@ class Preprocessor:
         return self.out
 
     def run_text(self, text: str, name: str) -> list[Line]:
-        self.base, self.level = name, 0
+        self.base, self.level, self.here = name, 0, os.getcwd()
         self._text(text, name, os.getcwd(), 0)
         return self.out
 
@@ -191,8 +144,9 @@ class Preprocessor:
         # cpp looks beside the including file by the path as written (__FILE__ of a header included
         # from `main.p4` is `inc/t.p4`, from `/d/main.p4` it is `/d/inc/t.p4`)
         outer, self.level = getattr(self, "level", 0), depth   # __INCLUDE_LEVEL__
+        outer_here, self.here = getattr(self, "here", ""), os.path.dirname(path)   # (__has_include)
         self._text(text, path, os.path.dirname(path), depth)
-        self.level = outer
+        self.level, self.here = outer, outer_here
 
     def _resolve(self, name: str, angle: bool, here: str, loc: Loc) -> str:
         if angle and name in BUILTIN_HEADERS:
@@ -217,9 +171,9 @@ class Preprocessor:
         # is `#`; a block comment that runs on past its end continues it (cpp reads the comment
         # as a space: `#define Z 4 /* ... \n ... */ + 1` is `4 + 1`)
         orig = text.split("\n")
-        open_lines = _lines_ending_in_comment(text)
+        open_lines = lines_ending_in_comment(text)
         text = strip_comments(text, file)
-        in_string = _lines_inside_string(text)
+        in_string = lines_inside_string(text)
         in_comment = False   # cpp's view of a string's continuation lines (cpp_respace)
         raw = text.split("\n")
         # conditional stack entries: [active, taken_any, parent_active, else_seen, Loc of the #if]
@@ -264,11 +218,9 @@ class Preprocessor:
                     self.out.append(Line(pos_file, lineno + pos_delta, ""))
                     continue
                 d, rest = m.group(1), m.group(2).strip()
+                nloc = Loc(file, lineno, line.index(d, col) + 1)   # (cpp names the directive)
                 if d in ("ifdef", "ifndef"):
-                    name = rest.split()[0] if rest else ""
-                    if not name:
-                        raise P4CompileError(loc, f"#{d} needs a macro name")
-                    cond = self.defined(name) == (d == "ifdef")
+                    cond = active and self.defined(macro_name(line, d, loc)[0]) == (d == "ifdef")
                     stack.append([active and cond, cond, active, False, loc])
                     active = active and cond
                 elif d == "if":
@@ -277,27 +229,27 @@ class Preprocessor:
                     active = active and cond
                 elif d in ("elif", "elifdef", "elifndef"):
                     if not stack:
-                        raise P4CompileError(loc, f"#{d} without #if")
+                        raise P4CompileError(nloc, f"#{d} without #if")
                     top = stack[-1]
                     if top[3]:
-                        raise P4CompileError(loc, f"#{d} after #else")
+                        raise P4CompileError(nloc, f"#{d} after #else")
                     cond = (not top[1]) and top[2] and self._elif(d, rest, loc)
                     top[0] = cond
                     top[1] = top[1] or cond
                     active = cond
                 elif d == "else":
                     if not stack:
-                        raise P4CompileError(loc, "#else without #if")
+                        raise P4CompileError(nloc, "#else without #if")
                     top = stack[-1]
                     if top[3]:
-                        raise P4CompileError(loc, "#else after #else")
+                        raise P4CompileError(nloc, "#else after #else")
                     top[3] = True
                     top[0] = top[2] and not top[1]
                     top[1] = True
                     active = top[0]
                 elif d == "endif":
                     if not stack:
-                        raise P4CompileError(loc, "#endif without #if")
+                        raise P4CompileError(nloc, "#endif without #if")
                     stack.pop()
                     active = stack[-1][0] if stack else True
                 elif active:
@@ -312,6 +264,7 @@ class Preprocessor:
             local: list[list[bool]] = []   # conditionals inside a macro call's arguments
             at, call_loc = (pos_file, lineno + pos_delta), Loc(cpp_file, lineno + cpp_delta, 1)
             done, held = "", None   # (the text before a call that a directive in it split off)
+            segs = [(lineno, line)]   # (the source lines of a call's text)
             while active:
                 try:
                     text = done + self.expand(line, call_loc, held=held)
@@ -319,8 +272,7 @@ class Preprocessor:
                         raise P4CompileError(Loc(file, lineno, 1), "a call of a macro ends inside an #if "
                                                                    "of its arguments (not supported)")
                     # (in the expansion: `#define G FN` then `G` / `(5)` calls FN, cpp reads on)
-                    tail = re.search(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(?:\x01\d+\x01)?(?:\x04([\d.]*)\x05)?"
-                                     r"(?:\x02|\x04!\d+\x05)*\s*$", text)
+                    tail = _TAIL.search(text)
                     if tail and tail.group(2) and tail.group(1) in self._context_names(tail.group(2)):
                         tail = None
                     if not (tail and (self.macros.get(tail.group(1)) or Macro(None, "")).params is not None
@@ -332,6 +284,9 @@ class Preprocessor:
                     # cpp collects a function-like macro's arguments over the lines that follow
                     # (`F(1,` / `2)`); the expansion stays on the call's line, the lines it took
                     # are left empty, as in cpp's output
+                    if getattr(err, "offset", None) is not None:   # (a wrong number of arguments)
+                        no, col = _read_at(line, err.offset, segs)
+                        raise P4CompileError(Loc(cpp_file, no + cpp_delta, col), err.message) from None
                     if err.message != "unterminated call of macro" and not err.message.startswith(_UNTERMINATED):
                         raise
                     if i + joined >= len(raw):   # cpp names the end of the file
@@ -348,13 +303,12 @@ class Preprocessor:
                         if re.match(r"\s*#\s*(define|undef)\b", nxt) and not (local and not local[-1][0]):
                             # what comes before the open call was expanded before it (cpp reads on)
                             # and the call keeps the definition its name had (`F(1` / `#undef F` / `)`)
-                            cut = self._open_call_start(line)
-                            if cut is not None:
-                                if cut:
-                                    done, line = done + self.expand(line[:cut], call_loc, held=held), line[cut:]
-                                    held = None
-                                name = _IDENT.match(line).group(0)
-                                held = held or (name, self.macros[name])
+                            split = getattr(err, "split", None)
+                            if split is not None:   # (where the expansion stopped: the open call)
+                                done, line, held = done + split[0], split[1], split[2]
+                            elif held is None:
+                                before, line, held = self._expanded_call_start(line, call_loc)
+                                done += before
                         while nxt.rstrip(" \t\f\v").endswith("\\") and i + joined + 1 < len(raw):
                             joined += 1
                             nxt = nxt.rstrip(" \t\f\v")[:-1] + raw[i + joined]
@@ -384,6 +338,7 @@ class Preprocessor:
                     nxt = join_segment(nxt)
                     if nxt:
                         line = line + "\n" + nxt
+                        segs.append((i + joined + 1, raw[i + joined]))
                     joined += 1
             if active:
                 text = unmark(text)
@@ -412,7 +367,7 @@ class Preprocessor:
             else:    # `#include NAME`: cpp expands the macros first
                 m2 = re.match(r'(<([^>]+)>|"([^"]+)")', unmark(self.expand(rest, loc)).strip())
             if not m2:
-                raise P4CompileError(loc, f"#include expects <file> or \"file\", got {rest!r}")
+                raise P4CompileError(_rest_loc(line, d, loc), f"#include expects <file> or \"file\", got {rest!r}")
             angle = m2.group(2) is not None
             target = self._resolve(m2.group(2) or m2.group(3), angle, here, loc)
             key = os.path.abspath(target)
@@ -421,56 +376,50 @@ class Preprocessor:
                     self.once.add(key)
                 self._file(target, depth + 1)
         elif d == "define":
-            m2 = re.match(r"([A-Za-z_][A-Za-z0-9_]*)(\(([^)]*)\))?\s*(.*)$", rest)
-            if not m2:
-                raise P4CompileError(loc, f"malformed #define {rest!r}")
-            params = None
-            if m2.group(2) is not None:
-                params = [p.strip() for p in m2.group(3).split(",") if p.strip()]
-            body_col = line.find(m2.group(4).strip(), line.find(m2.group(1)) + len(m2.group(1))) + 1 \
-                if m2.group(4).strip() else len(line.rstrip()) + 1
-            self.macros[m2.group(1)] = Macro(params, m2.group(4).strip(), Loc(loc.file, loc.line, body_col))
+            name, params, body, body_col = parse_define(line, loc)
+            self.macros[name] = Macro(params, body, Loc(loc.file, loc.line, body_col))
         elif d == "undef":
-            self.macros.pop(rest.split()[0] if rest else "", None)
+            self.macros.pop(macro_name(line, d, loc)[0], None)
         elif d == "error":
             raise P4CompileError(loc, f"#error {rest}")
         elif d == "pragma" and rest.split()[:1] == ["once"]:
             self.once.add(os.path.abspath(loc.file))   # cpp: this file is not read again
         elif d == "line":
-            m2 = re.match(r'(\d+)(\s+"([^"]*)")?', unmark(self.expand(rest, loc)).strip())
-            if not m2 or int(m2.group(1)) == 0:
-                raise P4CompileError(loc, f"{rest.split()[0] if rest else 'nothing'!r} after #line "
+            m2 = re.match(r'(\d+)(?:\s+("([^"]*)"|\S+))?', unmark(self.expand(rest, loc)).strip())
+            if not m2:   # (`#line 0` only warns)
+                raise P4CompileError(_rest_loc(line, d, loc), f"{rest.split()[0] if rest else 'nothing'!r} after #line "
                                           "is not a positive integer")
+            if m2.group(2) and m2.group(3) is None:
+                raise P4CompileError(Loc(loc.file, loc.line, max(line.find(m2.group(2), line.find("line")), 0) + 1),
+                                     f'"{m2.group(2)}" is not a valid filename')
             return int(m2.group(1)), m2.group(3)
         return None   # (pragma, warning, ident, sccs, assert, unassert: nothing to do)
 
-    def _open_call_start(self, text: str) -> int | None:
-        """Where the outermost function-like macro call of ``text`` whose ``)`` is missing starts
-        (None: no such call written in ``text``); an object-like macro before an open ``(`` counts
-        (`#define OB F2`, `OB(1`)."""
-        i = 0
-        while True:
-            m = _IDENT.search(text, i)
-            while m and (in_literal(text, m.start()) or (m.start() and text[m.start() - 1].isalnum())):
-                m = _IDENT.search(text, m.end())
-            if m is None:
-                return None
-            j = SKIP_TO_PAREN.match(text, m.end()).end()
-            mac = self.macros.get(m.group(0))
-            if mac is None or not text.startswith("(", j):
-                i = m.end()
+    def _expanded_call_start(self, text: str, loc: Loc):
+        """For ``text`` with a macro call left open (`F(1`, `OB(1` with `#define OB F`, `K(F)(1` with
+        `#define K(a) a`): the expansion of the text before the call's name -- cpp has printed it when
+        a directive among the call's arguments comes --, the call (the name, with its context, and
+        the text from its ``(`` on) and the name's definition that the call keeps (F's, whatever the
+        directive does to F or OB); ``("", text, None)`` where no ``(`` left open follows a
+        function-like name once the text before it is expanded (the outermost such ``(`` is the call)."""
+        opened, i = [], 0
+        while i < len(text):
+            if text[i] in "\"'":
+                i = literal_end(text, i)
                 continue
-            lvl = 0
-            while j < len(text):
-                if text[j] in "\"'":
-                    j = literal_end(text, j) - 1
-                lvl += (text[j] == "(") - (text[j] == ")")
-                if lvl == 0:
-                    break
-                j += 1
-            else:
-                return m.start()
-            i = j + 1
+            if text[i] == "(":
+                opened.append(i)
+            elif text[i] == ")" and opened:
+                opened.pop()
+            i += 1
+        for p in opened:
+            exp = self.expand(text[:p], loc)
+            tail = _TAIL.search(exp)
+            mac = self.macros.get(tail.group(1)) if tail else None
+            if mac is not None and mac.params is not None and not (
+                    tail.group(2) and tail.group(1) in self._context_names(tail.group(2))):
+                return exp[:tail.start()], exp[tail.start():] + text[p:], (tail.group(1), mac)
+        return "", text, None
 
     def _arg_directive(self, line: str, local: list, loc: Loc, here: str, depth: int, call: str):
         """Run the directive ``line`` among the arguments of the macro call ``call`` (the message
@@ -557,105 +506,179 @@ class Preprocessor:
         return time.strftime('"%b %e %Y"' if name == "__DATE__" else '"%H:%M:%S"')
 
     def defined(self, name: str) -> bool:
-        return name in self.macros or name in _BUILTINS
+        return name in self.macros or name in _BUILTINS or name in ("__has_include", "__has_include_next")
+
+    def _has_include(self, operand: str, loc: Loc) -> bool:
+        """GCC's ``__has_include(<f>)`` / ``("f")`` in an ``#if`` (p4c's cpp has it): whether the file
+        is found where ``#include`` would look (the operand may be a macro naming it)."""
+        if not operand.startswith(("<", '"')):
+            operand = unmark(self.expand(operand, loc)).strip()
+        m = re.match(r'<([^>]+)>$|"([^"]+)"$', operand)
+        if not m:
+            raise P4CompileError(loc, 'operator "__has_include" requires a header-name')
+        try:
+            self._resolve(m.group(1) or m.group(2), m.group(1) is not None, getattr(self, "here", ""), loc)
+        except P4CompileError:
+            return False
+        return True
 
     def expand(self, text: str, loc: Loc, depth: int = 0, held=None) -> str:
-        """``text`` with its macros expanded, rescanned until none is left.  The expansions are
-        bracketed by :data:`~.cpp_tokens.MARK` s (removed by :func:`~.cpp_tokens.unmark`); a name
-        pinned to a line (:meth:`_pin`) gives __LINE__, and its body's names, that line; ``held``
-        is (name, Macro) of a call at the text's start whose definition a directive among its
-        arguments changed."""
-        if depth > 32 or not (self.macros or held or "__" in text):
+        """``text`` with its macros expanded as cpp scans it: left to right, each expansion rescanned
+        together with the text after it before that text is looked at (a call's arguments are
+        collected unexpanded when its name is met: `PICK(1)(FOO)` with `#define PICK(n) STR` gives
+        STR the argument FOO), what lies before it final.  The expansions are bracketed by
+        :data:`~.cpp_tokens.MARK` s (removed by :func:`~.cpp_tokens.unmark`); a name pinned to a
+        line (:meth:`_pin`) gives __LINE__, and its body's names, that line; ``held`` is (name, Macro)
+        of a call at the text's start whose definition a directive among its arguments changed;
+        ``depth`` counts the arguments being expanded inside one another."""
+        if not (self.macros or held or "__" in text):
             return text
-        out, pos, changed, skip = [], 0, False, 0
-        for m in _IDENT.finditer(text):
-            name = m.group(0)
-            if m.start() < pos or m.start() < skip:
-                continue
-            pm = PIN.match(text, m.end())
-            pin, end = (int(pm.group(1)), pm.end()) if pm else (None, m.end())
-            cm = CONTEXT.match(text, end)
-            context = frozenset(self._context_names(cm.group(1))) if cm else frozenset()
-            if cm:
-                end = skip = cm.end()
-            # skip identifiers inside string literals and numeric suffixes like 8w0, the operand of
-            # `defined` (cpp never expands it, also where a macro's expansion brings `defined`) and a
-            # name inside its own expansion (cpp)
-            if in_literal(text, m.start()) or (m.start() > 0 and text[m.start() - 1].isalnum()) \
-                    or re.search(r"\bdefined\s*\(?\s*$", text[:m.start()]) or name in context:
-                continue
-            mac = held[1] if held and m.start() == 0 and name == held[0] else self.macros.get(name)
-            if mac is None and name == "_Pragma":   # cpp runs `_Pragma("...")`; p4c sees a line marker
-                j = SKIP_TO_PAREN.match(text, end).end()
-                k = SKIP_TO_PAREN.match(text, j + 1).end() if text.startswith("(", j) else j
-                k = SKIP_TO_PAREN.match(text, literal_end(text, k)).end() if text.startswith('"', k) else k
-                if text.startswith(")", k):
-                    out += [text[pos:m.start()], MARK + MARK]
-                    pos = k + 1
-                continue
-            if mac is None:
-                b = self.builtin(name, loc if pin is None else Loc(loc.file, pin, loc.col))
-                if b is not None:
-                    out += [text[pos:m.start()], MARK + b + MARK]
-                    pos = end
-                continue
-            if mac.params is None:
-                out += [text[pos:m.start()], MARK + self._body(mac.body, name, pin, context) + MARK + self._end(name)]
-                pos = end
-                changed = True
-                continue
-            j = SKIP_TO_PAREN.match(text, end).end()
-            if j >= len(text) or text[j] != "(":
-                continue
-            lvl, k, args, start = 0, j, [], j + 1
-            while k < len(text):
-                ch = text[k]
-                if ch in "\"'":   # a literal's commas and parentheses are no separators (cpp); one
-                    k = literal_end(text, k) - 1   # left open ends with its line
-                elif ch == "(":
-                    lvl += 1
-                elif ch == ")":
-                    lvl -= 1
-                    if lvl == 0:
-                        args.append(text[start:k])
-                        break
-                elif ch == "," and lvl == 1:
-                    args.append(text[start:k])
-                    start = k + 1
-                k += 1
-            else:
-                self.open_call_context = context   # (the main loop reads the call's later lines)
-                raise P4CompileError(loc, f'{_UNTERMINATED} "{name}"')
-            # cpp pops the expansions the arguments ran past: the body, and an argument's macros
-            # (not the names inside their own expansion), are expanded outside their context
-            popped = frozenset(self._context_names(".".join(END.findall(text, end, k))))
-            args = [self._outside(a.strip(" \t\n"), popped) for a in args]
-            if args == [""] and not mac.params:
-                args = []
-            params, body = list(mac.params), mac.body
-            if params and params[-1].endswith("..."):   # variadic: `...` is __VA_ARGS__, `rest...` is rest
-                va = params[-1][:-3].strip() or "__VA_ARGS__"
-                fixed = len(params) - 1
-                if len(args) < fixed:
-                    raise P4CompileError(loc, f"macro {name} takes at least {fixed} argument(s), got {len(args)}")
-                args = args[:fixed] + [", ".join(args[fixed:])]
-                params[-1] = va
-                body = va_opt(mac.body, bool(args[-1]))
-            if len(args) != len(params):
-                raise P4CompileError(loc, f"macro {name} takes {len(params)} argument(s), got {len(args)}")
-            raw, done = dict(zip(params, args)), {}
+        if depth > 200:
+            raise P4CompileError(loc, "macro arguments nested too deeply")
+        out, i, skip, count = [], 0, 0, 0
+        rest_start, rest_src, last_read = 0, 0, 0   # (where the text left of the source starts, cpp's last read)
 
-            def expanded(p: str) -> str:   # cpp expands an argument before it goes into the body
-                if p not in done:
+        def src(o: int) -> int:   # an offset of the text now as one of the text given
+            return rest_src + (o - rest_start) if o >= rest_start else last_read
+        try:
+            while True:
+                m = _IDENT.search(text, i)
+                if m is None:
+                    break
+                name, i = m.group(0), m.end()
+                if m.start() < skip:
+                    continue
+                pm = PIN.match(text, m.end())
+                pin, end = (int(pm.group(1)), pm.end()) if pm else (None, m.end())
+                cm = CONTEXT.match(text, end)
+                context = frozenset(self._context_names(cm.group(1))) if cm else frozenset()
+                if cm:
+                    end = skip = cm.end()
+                # skip identifiers inside string literals and numeric suffixes like 8w0, the operand of
+                # `defined` (cpp never expands it, also where a macro's expansion brings `defined`) and a
+                # name inside its own expansion (cpp)
+                if in_literal(text, m.start()) or (m.start() > 0 and text[m.start() - 1].isalnum()) \
+                        or re.search(r"\bdefined\s*\(?\s*$", (out[-1][-40:] if out else "") + text[:m.start()]) \
+                        or name in context:
+                    continue
+                first = held and not out and m.start() == 0 and name == held[0]
+                mac = held[1] if first else self.macros.get(name)
+                if mac is None and name == "_Pragma":   # cpp runs `_Pragma("...")`; p4c sees a line marker
+                    j = SKIP_TO_PAREN.match(text, end).end()
+                    k = SKIP_TO_PAREN.match(text, j + 1).end() if text.startswith("(", j) else j
+                    k = SKIP_TO_PAREN.match(text, literal_end(text, k)).end() if text.startswith('"', k) else k
+                    if text.startswith(")", k):
+                        text, i = text[:m.start()] + MARK + MARK + text[k + 1:], m.start() + 2
+                        rest_start, rest_src = (m.start() + 2, src(k + 1)) if k >= rest_start else \
+                            (rest_start - (k + 1 - m.start()) + 2, rest_src)
+                    continue
+                if mac is None:
+                    b = self.builtin(name, loc if pin is None else Loc(loc.file, pin, loc.col))
+                    if b is not None:   # (final: no macro in it)
+                        out += [text[:m.start()], MARK + b + MARK]
+                        text, i, skip = text[end:], 0, 0
+                        rest_start, rest_src = (0, src(end)) if end >= rest_start else (rest_start - end, rest_src)
+                    continue
+                if mac.params is None:
+                    repl, k = MARK + self._body(mac.body, name, pin, context) + MARK + self._end(name), m.start()
+                    e = end
+                else:
+                    j = SKIP_TO_PAREN.match(text, end).end()
+                    if j >= len(text) or text[j] != "(":
+                        # cpp looks for the `(` without expanding what follows: a name followed by another
+                        # token (or by nothing, the end of an argument) is no call
+                        continue
+                    repl, k = self._call(text, m, name, mac, end, j, pin, context, loc, depth)
+                    e = k + 1
+                count += 1
+                if count > 100000:
+                    raise P4CompileError(loc, "macro expansion does not end")
+                if k >= rest_start:   # (a token of the source read: cpp's last read moves on)
+                    last_read = src(k)
+                rest_start, rest_src = (len(repl), src(e)) if e >= rest_start else \
+                    (len(repl) + rest_start - e, rest_src)
+                out.append(text[:m.start()])
+                text, i, skip = repl + text[e:], 0, 0
+        except P4CompileError as err:
+            if getattr(err, "offset", None) is not None:
+                err.offset = src(err.offset)
+            if getattr(err, "open_at", None) == depth == 0:   # (a call left open here: cpp's state)
+                err.split = "".join(out) + text[:m.start()], text[m.start():], (name, mac)
+            raise
+        out.append(text)
+        return "".join(out)
+
+    def _call(self, text: str, m, name: str, mac: Macro, end: int, j: int, pin, context: frozenset, loc: Loc,
+              depth: int) -> tuple[str, int]:
+        """The expansion of the call of function-like macro ``name`` (``mac``) matched by ``m`` in
+        ``text``, its ``(`` at ``j``: the body with its arguments put in, and the index of the ``)``."""
+        lvl, k, args, start = 0, j, [], j + 1
+        while k < len(text):
+            ch = text[k]
+            if ch in "\"'":   # a literal's commas and parentheses are no separators (cpp); one
+                k = literal_end(text, k) - 1   # left open ends with its line
+            elif ch == "(":
+                lvl += 1
+            elif ch == ")":
+                lvl -= 1
+                if lvl == 0:
+                    args.append(text[start:k])
+                    break
+            elif ch == "," and lvl == 1:
+                args.append(text[start:k])
+                start = k + 1
+            k += 1
+        else:
+            self.open_call_context = context   # (the main loop reads the call's later lines)
+            err = P4CompileError(loc, f'{_UNTERMINATED} "{name}"')
+            err.open_at = depth
+            raise err
+        # cpp pops the expansions the arguments ran past: the body, and an argument's macros
+        # (not the names inside their own expansion), are expanded outside their context
+        popped = frozenset(self._context_names(".".join(END.findall(text, end, k))))
+        args = [self._outside(a.strip(" \t\n"), popped) for a in args]
+        if len(args) == 1 and not mac.params and not unmark(args[0]).strip():   # (marks: no tokens)
+            args = []
+        params, body = list(mac.params), mac.body
+        if params and params[-1].endswith("..."):   # variadic: `...` is __VA_ARGS__, `rest...` is rest
+            va = params[-1][:-3].strip() or "__VA_ARGS__"
+            fixed = len(params) - 1
+            if len(args) < fixed:
+                raise _arg_count(loc, name, len(mac.params), len(args), k)
+            args = args[:fixed] + [", ".join(args[fixed:])]
+            params[-1] = va
+            present = bool(unmark(args[-1]).strip())
+            body = va_comma(va_opt(mac.body, present), va, present)
+        if len(args) != len(params):
+            raise _arg_count(loc, name, len(params), len(args), k)
+        raw, done = dict(zip(params, args)), {}
+
+        def expanded(p: str) -> str:   # cpp expands an argument before it goes into the body
+            if p not in done:
+                try:
                     done[p] = self.expand(raw[p], loc, depth + 1)
-                return done[p]
-            body = self._body(body, name, pin, context.difference(popped), params)
-            out += [text[pos:m.start()], MARK + substitute(body, raw, expanded) + MARK + self._end(name)]
-            pos = k + 1
-            changed = True
-        out.append(text[pos:])
-        res = "".join(out)
-        return self.expand(res, loc, depth + 1) if changed else res
+                except P4CompileError as err:   # (cpp has read this call's `)` then)
+                    if getattr(err, "offset", None) is not None:
+                        err.offset = k
+                    raise
+            return done[p]
+        body = self._body(body, name, pin, context.difference(popped), params)
+        # every name of the expansion is read inside it -- an argument's too (`ID(ID)(1)` stays)
+        return MARK + self._paint(substitute(body, raw, expanded), name) + MARK + self._end(name), k
+
+    def _paint(self, text: str, name: str) -> str:
+        """``text`` with ``name`` added to the context of each macro name in it (outside literals)."""
+        if name not in text:
+            return text
+        nid = str(self._context_id(name))
+
+        def one(m):
+            s = m.group(1)
+            if s != name or (m.start() and text[m.start() - 1].isalnum()) or in_literal(text, m.start()):
+                return m.group(0)
+            ids = set(filter(None, (m.group(3) or "").split("."))) | {nid}
+            return f"{s}{m.group(2) or ''}\x04{'.'.join(sorted(ids))}\x05"
+        return _NAME_TAG.sub(one, text)
 
     def _pin(self, text: str, line: int, skip=()) -> str:
         """``text`` with each macro name and ``__LINE__`` (outside literals, not already pinned)
@@ -728,8 +751,9 @@ class Preprocessor:
             raise
 
     def _eval_at(self, expr: str, loc: Loc) -> bool:
+        e = _HAS_INCLUDE.sub(lambda m: "1" if self._has_include(m.group(1), loc) else "0", expr)
         e = re.sub(r"defined\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)",
-                   lambda m: "1" if self.defined(m.group(1)) else "0", expr)
+                   lambda m: "1" if self.defined(m.group(1)) else "0", e)
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
                    lambda m: "1" if self.defined(m.group(1)) else "0", e)
         e = unmark(self.expand(e, loc))

@@ -1,0 +1,104 @@
+"""The lines of a P4 source file as GNU cpp sees them before it expands macros: comments blanked
+(newlines kept, so every line keeps its number), a ``//`` comment continued by a line ending in
+``\\``, string literals written over several lines (their continuation lines are text to cpp, not
+directives), and lines whose end lies inside a ``/* */`` comment (a directive goes on past them).
+
+Used by :class:`~.preprocessor.Preprocessor` before it reads a file's directives and text.
+"""
+from __future__ import annotations
+
+from .errors import Loc, P4CompileError
+
+
+def line_comment_end(text: str, i: int) -> int:
+    """Where the ``//`` comment at ``i`` ends: the newline of its line -- or of a later one, as cpp
+    splices a line ending in ``\\`` (blanks after it allowed) before it removes comments, so such a
+    comment takes the next line in (``len(text)`` at the end of the text)."""
+    while True:
+        j = text.find("\n", i)
+        if j < 0:
+            return len(text)
+        if not text[i:j].rstrip(" \t\f\v").endswith("\\"):
+            return j
+        i = j + 1
+
+
+def strip_comments(text: str, file: str) -> str:
+    """Replace // and /* */ comments by spaces, keeping newlines and string literals (which
+    may span lines)."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            # p4c takes a string over several lines (its cpp keeps comments, -C, and its lexer
+            # reads the string): `//` or `/*` inside one stays text
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            j = line_comment_end(text, i)
+            out.append("".join(ch if ch == "\n" else " " for ch in text[i:j]))
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            if j < 0:
+                line = text.count("\n", 0, i) + 1
+                col = i - (text.rfind("\n", 0, i) + 1) + 1
+                raise P4CompileError(Loc(file, line, col), "unterminated /* comment")
+            chunk = text[i:j + 2]
+            out.append("".join(ch if ch == "\n" else " " for ch in chunk))
+            i = j + 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def lines_inside_string(text: str) -> set[int]:
+    """The 0-based indices of the lines of ``text`` (comments already blanked) that begin inside a
+    string literal: the continuation lines of a string written over several lines."""
+    out, i, n = set(), 0, len(text)
+    while i < n:
+        j = text.find('"', i)
+        if j < 0:
+            break
+        k = j + 1
+        while k < n and text[k] != '"':
+            k += 2 if text[k] == "\\" else 1
+        line = text.count("\n", 0, j)
+        out.update(range(line + 1, line + 1 + text.count("\n", j, k)))
+        i = k + 1
+    return out
+
+
+def lines_ending_in_comment(text: str) -> set[int]:
+    """The 0-based indices of the lines of ``text`` whose end lies inside a ``/* */`` comment."""
+    out, i, n, line = set(), 0, len(text), 0
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+            i += 1
+        elif c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            line += text.count("\n", i, j + 1)
+            i = j + 1
+        elif text.startswith("//", i):
+            j = line_comment_end(text, i)
+            line += text.count("\n", i, j)
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            k = text.count("\n", i, j)
+            out.update(range(line, line + k))
+            line += k
+            i = j
+        else:
+            i += 1
+    return out
