@@ -405,6 +405,9 @@ class TableRules(EntryRules):
                 raise E(props["size"].value.loc, f"table {q} size {size}: value too large for int (p4c)")
             if size < 0:
                 p4info_size, size = size, size & 0xFFFFFFFF
+                # BMv2 reads max_size as an int: the wrap is past INT_MAX (helper errs31, s_tsize_neg1)
+                self.table_load_refusal(q, props["size"].value.loc, f"table {q} size {p4info_size}: p4c's JSON has max_size "
+                                        f"{size}, which simple_switch refuses (Json::LogicError: LargestInt out of Int range)")
         entries = []
         ent_node = props.get("entries")
         if ent_node is not None and not props.get("key"):   # (p4c; with `const entries = { }` and no key property it dies)
