@@ -591,6 +591,12 @@ class TableRules(EntryRules):
             else:
                 v = self.fold(self.coerce(self.serenum_arg(self.expr(arg, scope), p, arg, what, e.fn.loc),
                                                    p["t"], arg.loc))
+            if v is None and p.get("not_cp") and _constant_aggregate(self.expr(arg, scope)[0]):
+                # `{ 1 }` for a struct/header/tuple parameter is a constant to p4c: the table's own error
+                # (the parameter's type, at the action) is raised where the table is kept, and a table
+                # nothing applies compiles (helper errs31, y_ap_struct_default)
+                vals.append(0)
+                continue
             if v is None:
                 raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
             vals.append(unsigned_value(v, p["t"]))
@@ -684,3 +690,14 @@ def _lvalue_shape(n: Node) -> bool:
     while n.kind in ("member", "index", "slice"):
         n = n.a if n.kind == "slice" else n.base
     return n.kind == "name"
+
+
+def _constant_aggregate(ir) -> bool:
+    """A list/struct/header expression whose leaves are all constants (p4c's compile-time constant)."""
+    if ir.get("op") == "const":
+        return True
+    if ir.get("op") == "mk":
+        return all(_constant_aggregate(v) for v in ir["vals"])
+    if ir.get("op") == "list":
+        return all(_constant_aggregate(v) for v in ir["items"])
+    return False
