@@ -483,7 +483,7 @@ class TableRules(EntryRules):
                     # which is also the runtime's (larger-wins) order
                     anno = next((a for a in en.annos or () if a[0] == "priority"), None)
                     if en.priority is not None:
-                        self.const_int(en.priority, "entry priority", minimum=1)
+                        self.entry_priority_value(en)
                     if anno is not None and en.priority is None:
                         prio = CONST_PRIORITY_TOP - self.entry_priority_annotation(anno, q)
                     else:

@@ -11,7 +11,10 @@ method argument types, directions, annotations, generic functions.  What differe
   (``default_action = a1({ 1 })``): p4c takes ``{ 1 }`` as a constant, so its error is the parameter's
   type (at the action: the control plane cannot set it) where the table is kept, and a table nothing
   applies compiles; checkmate-p4c said "action argument must be a compile-time constant" at the
-  default action, also for the unused table (elab_tables ``_constant_aggregate``).
+  default action, also for the unused table (elab_tables ``_constant_aggregate``);
+* an entry's ``priority=`` past INT_MAX (``0x80000000``, ``0xffffffff``): p4c's "this implementation does
+  not support bitstrings this large", also in a table nothing applies; checkmate-p4c compiled it
+  (elab_entries ``entry_priority_value``).
 """
 from __future__ import annotations
 
@@ -45,3 +48,12 @@ def test_constant_list_default_argument_for_a_non_control_plane_parameter(par, r
     unused = program(top=_PT, locals=locals_, body="")
     compile_source(unused, "prog.p4")
     assert p4c_accepts(unused, tmp_path) in (None, True)
+
+
+@pytest.mark.parametrize("prio", ["0x80000000", "0xffffffff"])
+@pytest.mark.parametrize("body", ["        t.apply();", ""])
+def test_entry_priority_past_int_max(prio, body, tmp_path):
+    locals_ = ("    action a1(bit<8> v) { hdr.h.c = v; }\n    table t { key = { hdr.h.a: ternary; } actions = { a1; } "
+               f"entries = {{ priority={prio}: 0x1 &&& 0xf: a1(1); }} }}")
+    assert_refused_as_p4c(program(locals=locals_, body=body), f"priority={prio}", "does not support bitstrings this large",
+                          tmp_path)
