@@ -26,6 +26,16 @@ from .model import (BOOL, HDR_STRUCT, META_STRUCT, SM_STRUCT, Bmv2JsonError, Mod
 # (smaller JSON priority wins; the same numbering as switch/compiler/elab_tables.py)
 CONST_PRIORITY_TOP = 2**31 - 1
 
+
+def as_int(v, what: str) -> int:
+    """A size BMv2 reads with Json::Value::asInt(): one past INT_MAX (p4c writes 4294967295 for a
+    table `size = -1`) is a Json::LogicError, and simple_switch dies loading it (helper errs31)."""
+    v = int(v)
+    if v > CONST_PRIORITY_TOP:
+        raise Bmv2JsonError(f"{what}: max_size {v}: Json::LogicError: LargestInt out of Int range")
+    return v
+
+
 MATCH_KINDS = {"exact", "lpm", "ternary", "range", "optional"}
 P4INFO_MATCH = {2: "exact", 3: "lpm", 4: "ternary", 5: "range", 6: "optional"}
 IR_FORMAT = "checkmate-v1model-ir/1"
@@ -319,7 +329,7 @@ class Translator:
                 d["table_id"] = tid
         is_const = bool(info.is_const_table) if info is not None else bool(entries)
         self.tables[name] = {
-            "name": name, "id": tid, "alias": alias, "size": int(t.get("max_size", 1024)), "keys": keys,
+            "name": name, "id": tid, "alias": alias, "size": as_int(t.get("max_size", 1024), f"table '{name}'"), "keys": keys,
             "actions": acts, "default": default, **({"miss_nop": True} if miss_nop else {}),
             "const_entries": const_entries, "is_const": is_const,
             "direct_counter": dc["id"] if dc else None, "direct_meter": dm["id"] if dm else None, "annos": [],
@@ -340,7 +350,7 @@ class Translator:
             sel = prof.get("selector")
             if sel is not None and sel.get("algo") not in BMV2_ALGORITHMS:   # (as for a calculation's)
                 raise Bmv2JsonError(f"action profile '{pname}': Unknown hash algorithm: {sel.get('algo')}")
-            spec = {"name": pname, "id": pid, "alias": alias, "size": int(prof.get("max_size", 0)),
+            spec = {"name": pname, "id": pid, "alias": alias, "size": as_int(prof.get("max_size", 0), f"action profile '{pname}'"),
                     "with_selector": sel is not None, "algo": sel["algo"] if sel else None,
                     "width": 64 if sel else 0, "annos": [], "table_ids": []}
             self.profiles.append(spec)

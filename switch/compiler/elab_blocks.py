@@ -564,7 +564,8 @@ class BlockRules:
             # than its limit of cells when it loads (as BMv2 cannot either)
             size = self.const_int(args[0], f"{tname} size", bit32=True, scope=scope) % (1 << 32)
             unit = self.enum_member(args[1], "CounterType" if tname == "counter" else "MeterType")
-            rec = {"name": q, "py": py, "size": size, "unit": unit, "uid": uid, "annos": d.annos}
+            rec = {"name": q, "py": py, "size": size, "unit": unit, "uid": uid, "annos": d.annos,
+                   "where": str(d.loc)}   # (named where BMv2 cannot allocate it: runtime/bmv2_memory)
             if hidden:
                 rec["p4info_hidden"] = True
             if size > INT32_MAX:
@@ -615,7 +616,7 @@ class BlockRules:
             if size > INT32_MAX:
                 raise E(args[0].loc, f"Register '{q}' has a size that doesn't fit in an integer: 32w{size:#x}")
             rec = {"name": q, "py": py, "size": size, "width": 0 if struct_cells else vt[1], "vt": vt, "uid": uid,
-                   "annos": d.annos, "enum": enum, "signed": vt[0] == "int", "newtype": newtype_name(vt),
+                   "annos": d.annos, "enum": enum, "signed": vt[0] == "int", "newtype": newtype_name(vt), "where": str(d.loc),
                    **({"plain_enum": plain_enum} if plain_enum else {})}
             if hidden:
                 rec["p4info_hidden"] = True
@@ -652,12 +653,21 @@ class BlockRules:
             # p4c 1.2.4.8 accepts a size or an output width of 0 (the P4Info then has no size),
             # and any bit<32> width: its JSON carries none (BMv2 picks the member by the whole
             # hash), so one above 64 is kept as 64
-            rec["size"] = self.const_int(args[1], "action_selector size", minimum=0, maximum=MAX_ARRAY, bit32=True, scope=scope)
-            rec["width"] = min(64, self.const_int(args[2], "action_selector output width", minimum=0, bit32=True, scope=scope))
+            rec["size"] = self.profile_size(args[1], "action_selector", scope)
+            rec["width"] = min(64, self.const_int(args[2], "action_selector output width", bit32=True, scope=scope) % (1 << 32))
         else:
-            rec["size"] = self.const_int(args[0], "action_profile size", minimum=0, maximum=MAX_ARRAY, bit32=True, scope=scope)
+            rec["size"] = self.profile_size(args[0], "action_profile", scope)
         self.add_object("action_profiles", rec, loc)
         return rec
+
+    def profile_size(self, n, tname: str, scope) -> int:
+        """An action profile's/selector's size: any bit<32> value up to INT_MAX (p4c 1.2.4.8 writes it
+        as the JSON's max_size and BMv2 allocates nothing for it; helper errs31's s_ap_*/s_as_*); past
+        INT_MAX (-1 included) p4c's "Value too large for int"."""
+        v = self.const_int(n, f"{tname} size", bit32=True, scope=scope) % (1 << 32)
+        if v > INT32_MAX:
+            raise E(n.loc, f"{tname} size 32w{v}: Value too large for int (p4c)")
+        return v
 
     def add_object(self, key: str, rec: dict, loc) -> None:
         """A counter/meter/register/profile instance; two of one kind with the same

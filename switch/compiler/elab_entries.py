@@ -133,13 +133,23 @@ class EntryRules:
         cur = 0
         for en in ents:
             if en.priority is not None:
-                cur = self.const_int(en.priority, "entry priority", minimum=1)
+                cur = self.entry_priority_value(en)
                 continue
             cur = cur - delta if largest_wins else cur + delta
             if cur < delta if largest_wins else cur > 0xFFFFFFFF:
                 raise E(en.loc, f"table {q}: overflow in priority computation: this entry's priority "
                                 f"would be {cur} (the previous one {'minus' if largest_wins else 'plus'} "
                                 f"priority_delta {delta}; p4c)")
+
+    def entry_priority_value(self, en) -> int:
+        """An entry's ``priority=N``: at least 1, and at most INT_MAX (p4c 1.2.4.8: "0x80000000: this
+        implementation does not support bitstrings this large", also in a table nothing applies;
+        helper errs31)."""
+        v = self.const_int(en.priority, "entry priority", minimum=1)
+        if v > 0x7FFFFFFF:
+            raise E(en.priority.loc, f"{v:#x}: this implementation does not support bitstrings this large "
+                                     "(p4c: an entry priority past INT_MAX)")
+        return v
 
     def entry_priority_annotation(self, anno, table: str) -> int:
         """``@priority(N)`` on a const entry (p4c: after the action)."""

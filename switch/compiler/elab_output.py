@@ -304,6 +304,7 @@ class OutputRules:
                 return aid[tw.get(name, name)]
             tables.append({
                 "name": q, "id": ids["table"][q], "alias": al[q], "size": t["size"], "p4order": torder[q],
+                **({"where": str(t["decl"][1])} if t.get("decl") else {}),   # (named where BMv2 cannot allocate it: bmv2_memory)
                 # (in p4c's P4Info, not in its BMv2 JSON: table_successors.midend_kept_tables)
                 **({"midend_removed": True} if q in applied and getattr(self, "midend_kept", None) is not None
                    and q not in self.midend_kept else {}),

@@ -405,6 +405,9 @@ class TableRules(EntryRules):
                 raise E(props["size"].value.loc, f"table {q} size {size}: value too large for int (p4c)")
             if size < 0:
                 p4info_size, size = size, size & 0xFFFFFFFF
+                # BMv2 reads max_size as an int: the wrap is past INT_MAX (helper errs31, s_tsize_neg1)
+                self.table_load_refusal(q, props["size"].value.loc, f"table {q} size {p4info_size}: p4c's JSON has max_size "
+                                        f"{size}, which simple_switch refuses (Json::LogicError: LargestInt out of Int range)")
         entries = []
         ent_node = props.get("entries")
         if ent_node is not None and not props.get("key"):   # (p4c; with `const entries = { }` and no key property it dies)
@@ -480,7 +483,7 @@ class TableRules(EntryRules):
                     # which is also the runtime's (larger-wins) order
                     anno = next((a for a in en.annos or () if a[0] == "priority"), None)
                     if en.priority is not None:
-                        self.const_int(en.priority, "entry priority", minimum=1)
+                        self.entry_priority_value(en)
                     if anno is not None and en.priority is None:
                         prio = CONST_PRIORITY_TOP - self.entry_priority_annotation(anno, q)
                     else:
@@ -588,6 +591,12 @@ class TableRules(EntryRules):
             else:
                 v = self.fold(self.coerce(self.serenum_arg(self.expr(arg, scope), p, arg, what, e.fn.loc),
                                                    p["t"], arg.loc))
+            if v is None and p.get("not_cp") and _constant_aggregate(self.expr(arg, scope)[0]):
+                # `{ 1 }` for a struct/header/tuple parameter is a constant to p4c: the table's own error
+                # (the parameter's type, at the action) is raised where the table is kept, and a table
+                # nothing applies compiles (helper errs31, y_ap_struct_default)
+                vals.append(0)
+                continue
             if v is None:
                 raise E(arg.loc, f"{what}: action argument must be a compile-time constant")
             vals.append(unsigned_value(v, p["t"]))
@@ -681,3 +690,14 @@ def _lvalue_shape(n: Node) -> bool:
     while n.kind in ("member", "index", "slice"):
         n = n.a if n.kind == "slice" else n.base
     return n.kind == "name"
+
+
+def _constant_aggregate(ir) -> bool:
+    """A list/struct/header expression whose leaves are all constants (p4c's compile-time constant)."""
+    if ir.get("op") == "const":
+        return True
+    if ir.get("op") == "mk":
+        return all(_constant_aggregate(v) for v in ir["vals"])
+    if ir.get("op") == "list":
+        return all(_constant_aggregate(v) for v in ir["items"])
+    return False

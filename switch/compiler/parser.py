@@ -463,6 +463,9 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
                     raise self.err(f"an apply block (control {name.text} has none)")
                 lannos = self.annotations()
                 if self.at("apply"):
+                    if lannos:   # (p4c's grammar: no annotation on the apply block, e.g. a `@pragma` line
+                        # that swallowed the table after it; helper errs31)
+                        raise P4CompileError(self.t.loc, "syntax error, unexpected APPLY, expecting ACTION or CONST or TABLE")
                     self.next()
                     body = self.block()
                     if not self.at("}"):   # p4c's grammar: the apply block ends the control

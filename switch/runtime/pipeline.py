@@ -36,6 +36,7 @@ import time
 from typing import Callable
 
 from . import codegen
+from .bmv2_memory import refuse_unallocatable
 from .entries import CounterData, FieldMatch, MeterConfig, TableEntry, unit_write
 from .errors import EntryExists, EntryNotFound, InvalidEntry, Unsupported
 from .externs import CounterArray, MeterArray, RegisterArray, ValueSet, check_meter_config, left_after_refusal
@@ -85,6 +86,7 @@ class Pipeline:
             raise InvalidEntry(f"device config: {e}") from None
         if ir.get("load_error"):   # p4c compiles the program, BMv2 refuses to load its JSON
             raise InvalidEntry(f"device config: {ir['load_error']}")
+        refuse_unallocatable(ir)   # (sizes BMv2 cannot allocate on this machine: bmv2_memory)
         self.ir = ir
         self.name: str = ir.get("program", "")
         self.lock = threading.RLock()

@@ -1,0 +1,112 @@
+"""Sizes of counters, meters, registers, tables and action profiles that p4c 1.2.4.8 compiles,
+and what simple_switch 1.15.5 does with them (helper errs31, errs29's open item; probes
+/work/errs31 ``gen_s.py`` and ``gen_m.py``, each JSON run on simple_switch; the method and the
+checks are test_load_refused.py's):
+
+* simple_switch allocates every cell of a counter/meter/register and every entry slot of a
+  table with a key when it loads: where that is more than the machine's RAM plus swap it dies
+  ("std::bad_alloc"; runtime/bmv2_memory.py has the bytes per cell, measured).  checkmate-switch,
+  which allocates lazily, now refuses the same builds on the same machine (``meter(-1)``: 4G meters
+  of ~211 bytes; an exact table of size 0x7fffffff), naming the declaration;
+* a table ``size = -1``: p4c writes max_size 4294967295 and simple_switch dies reading it
+  (Json::LogicError "LargestInt out of Int range"); refused by the compiler's build
+  (elab_tables) and by the switch/bmv2json loader;
+* an action profile or selector of any size up to INT_MAX loads (BMv2 allocates nothing for
+  it): checkmate-p4c refused sizes past 2**24 at compile time; a selector's output width of -1
+  (2**32-1) compiles and loads too (ours: "must be >= 0").
+"""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import test_load_refused as base
+from p4c_helpers import line_of, p4c_accepts, program
+
+from switch.compiler import compile_source
+from switch.runtime import Pipeline
+from switch.runtime.bmv2_memory import BAD_ALLOC, bmv2_load_bytes, machine_bytes, refuse_unallocatable
+from switch.runtime.errors import InvalidEntry
+
+_T = "    action a1(bit<8> v) {{ hdr.h.c = v; }}\n    table t {{ key = {{ hdr.h.a: {kind}; }} actions = {{ a1; NoAction; }} size = {size}; }}"
+_AP = ("    action_profile({size}) ap;\n    action a1(bit<8> v) {{ hdr.h.c = v; }}\n"
+       "    table t {{ key = {{ hdr.h.a: exact; }} actions = {{ a1; NoAction; }} implementation = ap; }}")
+_AS = ("    action_selector(HashAlgorithm.crc16, {size}, {width}) as;\n    action a1(bit<8> v) {{ hdr.h.c = v; }}\n"
+       "    table t {{ key = {{ hdr.h.a: exact; hdr.h.b: selector; }} actions = {{ a1; NoAction; }} implementation = as; }}")
+_BODY = "        t.apply();"
+
+REFUSED = {
+    # (any machine with less than ~900 GB of RAM + swap)
+    "meter_of_size_minus_one": (program(locals="    meter(-1, MeterType.packets) mt_big;",
+                                        body="        mt_big.execute_meter(0, m.x);"), "mt_big;", "std::bad_alloc"),
+    "exact_table_of_size_int_max": (program(locals=_T.format(kind="exact", size="32w0x7fffffff").replace("table t ", "table t_big "),
+                                            body="        t_big.apply();"), "t_big", "std::bad_alloc"),
+    "table_size_minus_one": (program(locals=_T.format(kind="exact", size="-1"), body=_BODY), "-1;",
+                             "LargestInt out of Int range"),
+}
+
+LOADED = {
+    "counter_of_size_zero": program(locals="    counter(0, CounterType.packets) c;", body="        c.count(0);"),
+    "meter_of_size_zero": program(locals="    meter(0, MeterType.packets) mt;", body="        mt.execute_meter(0, m.x);"),
+    "counter_of_a_million_cells": program(locals="    counter(32w0x100000, CounterType.packets) c;", body="        c.count(0);"),
+    "action_profile_of_size_2_28": program(locals=_AP.format(size="32w0x10000000"), body=_BODY),
+    "action_profile_of_size_int_max": program(locals=_AP.format(size="32w0x7fffffff"), body=_BODY),
+    "action_selector_of_size_int_max": program(locals=_AS.format(size="32w0x7fffffff", width="32w16"), body=_BODY),
+    "action_selector_of_width_minus_one": program(locals=_AS.format(size="32w16", width="-1"), body=_BODY),
+}
+
+globals().update(base.load_refusal_tests(REFUSED, LOADED, {}))
+
+_COUNTER = program(locals="    counter(-1, CounterType.packets) c_big;", body="        c_big.count(0);")
+
+
+def test_counter_of_size_minus_one_is_the_machines_to_allocate():
+    """``counter(-1, ..)``: 2**32-1 counters of 16 bytes (64 GiB).  simple_switch dies loading it
+    where the machine has less RAM + swap (errs29 measured it; this machine: /work/errs31 s_ctr_*),
+    and would load it on a larger one: checkmate-switch refuses it where the limit is below, naming
+    the declaration, and loads it above."""
+    cfg = compile_source(_COUNTER, "prog.p4").device_config
+    need, biggest = bmv2_load_bytes(cfg)
+    assert need == 16 * (2**32 - 1) and biggest["name"] == "I.c_big"
+    with pytest.raises(InvalidEntry) as ei:
+        refuse_unallocatable(cfg, limit=need - 1)
+    line, col = line_of(_COUNTER, "c_big;")
+    assert f"prog.p4:{line}:{col}: counter I.c_big of size 4294967295" in str(ei.value) and BAD_ALLOC in str(ei.value)
+    refuse_unallocatable(cfg, limit=need)
+    if machine_bytes() < need:
+        with pytest.raises(InvalidEntry):
+            Pipeline(cfg)
+
+
+def test_counter_of_size_minus_one_on_simple_switch(tmp_path):
+    """... and simple_switch dies on p4c's JSON of it (only where the allocation fails at once:
+    a larger machine would zero 64 GiB)."""
+    if machine_bytes() >= 16 * (2**32 - 1) or shutil.which("simple_switch") is None:
+        pytest.skip("needs simple_switch and a machine with less than 64 GiB of RAM + swap")
+    base.check_bmv2_decides(_COUNTER, "std::bad_alloc", tmp_path)
+
+
+def test_table_bytes_by_match_kind_and_direct_meter():
+    """The bytes per entry slot follow the widest match kind, a direct meter adds a meter per
+    slot, a keyless table none (measured on simple_switch: /work/errs31 gen_m.py)."""
+    def need(locals_):
+        return bmv2_load_bytes(compile_source(program(locals=locals_, body=_BODY), "prog.p4").device_config)[0]
+    assert need(_T.format(kind="exact", size="1000")) == 148_000
+    assert need(_T.format(kind="ternary", size="1000")) == 234_000
+    keyless = "    action a1() { }\n    table t { actions = { a1; } size = 1000; }"
+    assert need(keyless) == 0
+    dm = ("    direct_meter<bit<8>>(MeterType.packets) dm;\n    action a1(bit<8> v) { hdr.h.c = v; dm.read(m.x); }\n"
+          "    table t { key = { hdr.h.a: exact; } actions = { a1; NoAction; } meters = dm; size = 1000; }")
+    assert need(dm) == (148 + 211) * 1000
+
+
+@pytest.mark.parametrize("locals_", [_AP.format(size="-1"), _AS.format(size="32w0x80000000", width="32w16")])
+def test_profile_size_past_int_max_is_p4cs_error(locals_, tmp_path):
+    """A profile size past INT_MAX (-1 included): p4c's "Value too large for int", on its line."""
+    from switch.compiler import P4CompileError
+    text = program(locals=locals_, body=_BODY)
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(text, "prog.p4")
+    assert "Value too large for int" in str(ei.value) and str(ei.value).startswith(f"prog.p4:{line_of(text, 'action_')[0]}:")
+    if p4c_accepts(text, tmp_path) is not None:
+        assert not p4c_accepts(text, tmp_path)
