@@ -40,9 +40,10 @@ class BlockGen:
         checkmate-p4c marks it ``temp``, compiler/table_keys) keeps what the field holds (an
         earlier packet's value: fuzz_tables seed 1625, measured).  p4c's own JSON has only the
         two forms, a field and a field with a mask (switch/bmv2json writes a slice's mask as
-        ``(f >> lo) & m``)."""
+        ``(f >> lo) & m``).  A masked key marked ``held`` (p4c's ``tmp & K`` after a copy of a
+        ``?:``: compiler/key_copies) reads the field as it holds it too, its entries masked."""
         e = k["expr"]
-        if k.get("temp"):
+        if k.get("temp") or k.get("held"):
             return self.x(e)
         inner = e
         if inner.get("op") == "cast":

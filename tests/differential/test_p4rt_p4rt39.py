@@ -1,0 +1,58 @@
+"""P4Runtime behaviour helper p4rt39 (issue #15) measured on simple_switch_grpc 1.15.5 and copied,
+on checkmate-p4c's build of the program (``p4rt_vs.run(cm_build=True)``: what the compiler decides
+about a table's keys) against p4c's JSON on BMv2.
+
+A header field key masked by a constant after a copy of a ``?:`` (``hdr.h2.b = c ? hdr.h.b :
+hdr.h.c[7:0]; t.apply();`` with ``hdr.h2.b & 0xf0: exact``): p4c's copy propagation puts the
+``?:``'s temporary into the key, ``tmp & 0xf0`` -- the value as held (where ``h2`` is invalid
+too) and a JSON ``mask``, so BMv2 masks every entry's value as it adds it; PI keeps the key as
+sent (an entry equal under the mask is a duplicate, a read reaching a changed key is INTERNAL).
+checkmate-p4c kept the key as ``hdr.h2.b & 0xf0``, read as zeros on an invalid ``h2``
+(compiler/key_copies marks it ``held``; diffcases.p4rt39 has the frames)."""
+from __future__ import annotations
+
+import pytest
+from p4.v1 import p4runtime_pb2 as pb
+
+from diff_targets import bmv2_available
+from diffcases.base import program
+from p4rt_vs import action, run, u, w
+
+SKIP = bmv2_available()
+pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"P4Runtime differential needs real BMv2: {SKIP}")
+U = pb.Update
+
+MUX = program("        hdr.h2.b = hdr.h.a == 0x31 ? hdr.h.b : hdr.h.c[7:0];\n        t.apply();\n", ingress_decls="""
+    action set_c(bit<16> v) { hdr.h.c = v; }
+    table t {
+        key = { hdr.h2.b & 0xf0: exact; }
+        actions = { set_c; NoAction; }
+    }""")
+
+
+def _frames(*abc):
+    return ("traffic", [(1, bytes(12) + b"\x12\x34" + bytes([a, b]) + c.to_bytes(2, "big") + bytes(4) + bytes(40))
+                        for a, b, c in abc])
+
+
+def _e(info, k, v=0x6666):
+    t = info.tables[0]
+    e = pb.TableEntry(table_id=t.preamble.id)
+    e.match.add(field_id=t.match_fields[0].id).exact.value = bytes([k])
+    e.action.action.CopyFrom(action(info, "set_c", v.to_bytes(2, "big")))
+    return e
+
+
+def test_a_masked_key_after_a_mux_copy_is_the_value_held_masked(targets):
+    """h2 invalid at the apply: BMv2 matches ``h.b`` (h.a 0x31) or ``h.c[7:0]`` masked; the entries
+    masked by 0xf0 (``0xee`` matches 0xe5; ``0xe0`` after it a duplicate; a read INTERNAL);
+    MODIFY and DELETE by the value sent."""
+    def ops(info):
+        rd = ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=info.tables[0].preamble.id))])
+        fr = _frames((0x31, 0xe5, 0x0003), (0x30, 0x02, 0x01e7), (0x31, 0x05, 0x00e5), (0x30, 0x36, 0x0005))
+        return [w(u(U.INSERT, table_entry=_e(info, 0xee))), fr, rd,
+                w(u(U.INSERT, table_entry=_e(info, 0xe0))), w(u(U.INSERT, table_entry=_e(info, 0x00, 0x1111))), fr,
+                w(u(U.MODIFY, table_entry=_e(info, 0xee, 0x7777))), fr,
+                w(u(U.DELETE, table_entry=_e(info, 0xe3))), w(u(U.DELETE, table_entry=_e(info, 0xee))), rd, fr]
+    out = run(targets, 0, ops, source=MUX, cm_build=True)
+    assert not out, "\n".join(out)
