@@ -363,6 +363,19 @@ def _table_keys(j: dict) -> dict:
     return out
 
 
+def _key_masks(j: dict) -> dict:
+    """table name -> {key name: the JSON key's ``mask``} (p4c's ``field & constant`` keys): BMv2
+    ANDs every entry's value with it, so two entries equal under it are one key (DUPLICATE_ENTRY,
+    which ends the case: diffcase program keys39_masked_standard_metadata_keys_..., seed 134)."""
+    out = {}
+    for pipe in j.get("pipelines", []):
+        for t in pipe.get("tables", []):
+            ms = {k.get("name", ""): int(k["mask"], 16) for k in t.get("key", []) if k.get("mask")}
+            if ms:
+                out[t["name"]] = ms
+    return out
+
+
 def _constants(j: dict) -> tuple[set, set]:
     """(multicast groups, clone sessions) the program writes as constants."""
     groups, sessions = set(), set()
@@ -387,6 +400,7 @@ class EntryMaker:
         self.info, self.rng, self.pool = p4info, rng, pool
         self.actions = {a.preamble.id: a for a in p4info.actions}
         self.keys = _table_keys(j)
+        self.masks = _key_masks(j)
         # a table with initial entries is full on BMv2 (p4c sizes it to them): no INSERTs
         self.full = {t["name"] for pipe in j.get("pipelines", []) for t in pipe.get("tables", []) if t.get("entries")}
         # a P4Info table p4c's mid end removed from the JSON (applied only in a folded branch): BMv2
@@ -469,7 +483,7 @@ class EntryMaker:
                     if m is not None:
                         match[f.name] = m
                 p = r.randint(1, 12) if prio else 0
-                key = (_canonical_key(match, t), p)
+                key = (_canonical_key(match, t, self.masks.get(t.preamble.name)), p)
                 if key in seen:
                     continue
                 seen.add(key)
@@ -481,12 +495,19 @@ class EntryMaker:
         return entries, defaults
 
 
-def _canonical_key(match: dict, t) -> tuple:
-    """The match as the switch will store it (lpm/ternary values masked), to avoid duplicates."""
+def _canonical_key(match: dict, t, masks: dict | None = None) -> tuple:
+    """The match as the switch will store it (lpm/ternary values masked; an exact, ternary or
+    optional value also by its key's JSON ``mask``: :func:`_key_masks`), to avoid duplicates."""
     out = []
     widths = {f.name: f.bitwidth for f in t.match_fields}
     for name, v in sorted(match.items()):
         w = widths[name]
+        km = (masks or {}).get(name)
+        if km is not None and isinstance(v, int):
+            v = v & km
+        elif km is not None and isinstance(v, tuple) and any(
+                f.name == name and f.match_type == TERNARY for f in t.match_fields):
+            v = (v[0] & km & v[1], v[1])
         if isinstance(v, tuple) and len(v) == 2 and name and any(
                 f.name == name and f.match_type == LPM for f in t.match_fields):
             pl = v[1]
