@@ -40,6 +40,7 @@ from p4.config.v1.p4info_pb2 import MatchField
 
 from controller.entities import Entry
 from diff_harness import Case, compile_p4c
+from switch.runtime.tables import lpm_mask
 
 EXACT, LPM, TERNARY, RANGE, OPTIONAL = (MatchField.EXACT, MatchField.LPM, MatchField.TERNARY, MatchField.RANGE,
                                         MatchField.OPTIONAL)
@@ -437,8 +438,9 @@ class EntryMaker:
         kind = f.match_type
         if kind == EXACT:
             return v
-        if kind == LPM:
-            return (v, r.choice([w, w, r.randint(0, w), max(w - 8, 0)]))
+        if kind == LPM:   # (BMv2 counts the prefix from the top of the byte container: lpm_mask)
+            plen = r.choice([w, w, r.randint(0, w), max(w - 8, 0)])
+            return (v & lpm_mask(w, plen), plen)
         if kind == TERNARY:
             m = r.choice([(1 << w) - 1, (1 << w) - 1, r.getrandbits(w), ((1 << w) - 1) ^ ((1 << (w // 2)) - 1), 0])
             return (v & m, m) if m else None
@@ -511,7 +513,7 @@ def _canonical_key(match: dict, t, masks: dict | None = None) -> tuple:
         if isinstance(v, tuple) and len(v) == 2 and name and any(
                 f.name == name and f.match_type == LPM for f in t.match_fields):
             pl = v[1]
-            m = ((1 << w) - 1) ^ ((1 << (w - pl)) - 1)
+            m = lpm_mask(w, pl)
             if pl == 0:
                 continue
             v = (v[0] & m, pl)
