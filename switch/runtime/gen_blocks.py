@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .gen_helpers import copied_out, PARSER_STEP_LIMIT, emits_packets, mask
+from .gen_helpers import copied_out, PARSER_STEP_LIMIT, emits_packets
 
 
 #: which packet-state attribute each parameter of a v1model block binds to
@@ -124,8 +124,10 @@ class BlockGen:
             if t.get("implementation_id"):
                 prof = next(a for a in self.ir["action_profiles"] if a["id"] == t["implementation_id"])
                 if t.get("selector_keys") and prof["algo"]:
+                    # the whole hash, whatever the selector's declared output width: p4c's JSON has
+                    # none, and BMv2 takes the hash modulo the group size (helper p4rt39, measured)
                     cat, bits = self.cat(t["selector_keys"])
-                    sel = f"(hash_value({prof['algo']!r}, {cat}, {bits}) & {mask(prof['width'])})"
+                    sel = f"hash_value({prof['algo']!r}, {cat}, {bits})"
                 else:
                     sel = "0"
                 self.emit(1, f"aid, prm, ent = TBL_{tid}.lookup_indirect({keytuple}, {sel})")
