@@ -95,3 +95,14 @@ def test_a_selector_picks_by_the_whole_hash_whatever_its_declared_width(targets)
         return out + [("traffic", flows)]
     out = run(targets, 0, ops, source=SELECTORS, cm_build=True)
     assert not out, "\n".join(out)
+
+
+def test_keys_wider_in_p4info_than_in_the_pipeline_on_checkmate_p4cs_build(targets):
+    """test_p4rt_widths' key sequence (a key of a type translated to 12 bits over ``bit<8>``, 16 over
+    ``bit<9>``, an ``error`` key) on checkmate-p4c's build: its keys carry the pipeline's width and the
+    P4Info the control plane's, so a MODIFY of ``0x100`` on the 12-bit key was INVALID_ARGUMENT
+    (does not fit 8 bits) where BMv2 answers NOT_FOUND; the P4Runtime server now checks the control
+    plane's values against the P4Info width, as the BMv2 JSON loader does (p4rt_server.state)."""
+    from test_p4rt_widths import PROGRAM, key_width_ops
+    out = run(targets, 11, key_width_ops, source=PROGRAM, cm_build=True)
+    assert not out, "\n".join(out)
