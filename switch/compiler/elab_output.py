@@ -312,7 +312,7 @@ class OutputRules:
                 "keys": [{"id": k["id"], "name": k["name"], "match": k["match"], "width": k["width"],
                           "expr": k["expr"], "annos": _annos_json(k["annos"]), "newtype": k.get("newtype"),
                           "enum": k.get("enum"), **({"error": True} if k.get("error") else {}),
-                          **({"temp": True} if k.get("temp") else {})}
+                          **({"temp": True} if k.get("temp") else {}), **({"held": True} if k.get("held") else {})}
                          for k in t["keys"]],
                 "actions": [{"id": tid_of(a["name"]), "name": tw.get(a["name"], a["name"]), "scope": a["scope"],
                              "annos": _annos_json(a["annos"]), "bound": a.get("bound", []),

@@ -25,8 +25,12 @@ field's too: helper keys39) is rewritten alike under its mask (``meta.m8 = hdr.h
 cast or another computed value): after ``meta.m8 = hdr.h.c[7:0];`` -- while ``hdr.h.c`` is not
 written -- p4c computes the key, whole or masked, into a temporary with no mask (``key_0``: BMv2
 compares the entries as sent), so the key is marked ``temp`` (the field holds the slice's value).
-A ``?:``'s temporary, or a source no apply reaches, leaves a masked key as it is (p4c: ``tmp &
-K``, the same value, masked).  Probed on p4c 1.2.4.8's JSON, ingress and egress alike.
+A ``?:``'s temporary, or a source no apply reaches, makes a masked key ``tmp & K`` in p4c's JSON:
+the value the field holds, masked, and BMv2 masks the entries -- the key is marked ``held`` (read
+as the field holds it, not as zeros where the header is invalid, unlike a masked header field;
+runtime/gen_blocks.key_expr), its mask kept (runtime/tables.key_mask; helper p4rt39: with ``h2``
+invalid at the apply BMv2 matched ``hdr.h2.b = c ? hdr.h.b : ..;`` by ``h.b``'s masked value).
+Probed on p4c 1.2.4.8's JSON, ingress and egress alike.
 """
 from __future__ import annotations
 
@@ -162,6 +166,8 @@ def propagate_key_copies(body: list, tables: dict, actions: dict, reachable, sub
                 key["expr"] = {**e, "a": dict(v)} if masked else dict(v)
             elif not masked or isinstance(v, dict) and v.get("op") == "slice":
                 key["temp"] = True
+            else:
+                key["held"] = True   # (p4c: ``tmp & K``, the value as held, the entries masked)
     for name, snaps in seen.items():
         blk = subcontrol_of(snaps[0][0]) if subcontrol_of is not None and not isinstance(name, str) else None
         if blk is None or len(snaps) != 1 or not blk.get("body"):

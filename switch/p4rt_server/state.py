@@ -128,6 +128,8 @@ def build_state(config) -> ForwardingState:
         if spec is not None:
             spec.cp_widths = {pid: a.params[pid].bitwidth for pid, _, w in spec.params
                               if pid in a.params and a.params[pid].bitwidth > w}
+    if not from_p4c:
+        _cp_key_widths(pipeline, index)
     for t in index.tables.values():
         # p4c's P4Info lists a table its midend then removed as never applied (a branch it
         # folded away): absent from its BMv2 JSON, which BMv2 loads all the same
@@ -141,3 +143,21 @@ def build_state(config) -> ForwardingState:
                             f"P4Info counter '{c.name}' (id {c.id:#x}) is not in p4_device_config")
     cookie = config.cookie.cookie if config.HasField("cookie") else 0
     return ForwardingState(config.p4info, index, bytes(config.p4_device_config), cookie, pipeline)
+
+
+def _cp_key_widths(pipeline, index) -> None:
+    """A key whose P4Info width is not the pipeline's -- a type translated to a wider
+    ``@p4runtime_translation`` width, an ``error`` key (P4Info 0, 32 bits) -- on checkmate-p4c's
+    build: the control plane's values are checked against the P4Info width and the field's own
+    width kept apart (``KeySpec.field_width``), as the BMv2 JSON loader does for p4c's JSON
+    (switch/bmv2json: ``field_width``).  A MODIFY of ``0x100`` on a 12-bit key over ``bit<8>`` is
+    then NOT_FOUND as on BMv2, not INVALID_ARGUMENT (helper p4rt39, test_p4rt_widths on the build)."""
+    for t in index.tables.values():
+        rt = pipeline.tables.get(t.id)
+        if rt is None:
+            continue
+        for k in rt.keys:
+            mf = t.match_fields.get(k.id)
+            if mf is not None and k.field_width is None and mf.bitwidth != k.width:
+                k.field_width, k.width, k.mask = k.width, mf.bitwidth, None   # (tables.key_mask: none)
+        rt.masked = any(k.mask is not None for k in rt.keys)

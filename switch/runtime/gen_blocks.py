@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .gen_helpers import copied_out, PARSER_STEP_LIMIT, emits_packets, mask
+from .gen_helpers import copied_out, PARSER_STEP_LIMIT, emits_packets
 
 
 #: which packet-state attribute each parameter of a v1model block binds to
@@ -40,9 +40,10 @@ class BlockGen:
         checkmate-p4c marks it ``temp``, compiler/table_keys) keeps what the field holds (an
         earlier packet's value: fuzz_tables seed 1625, measured).  p4c's own JSON has only the
         two forms, a field and a field with a mask (switch/bmv2json writes a slice's mask as
-        ``(f >> lo) & m``)."""
+        ``(f >> lo) & m``).  A masked key marked ``held`` (p4c's ``tmp & K`` after a copy of a
+        ``?:``: compiler/key_copies) reads the field as it holds it too, its entries masked."""
         e = k["expr"]
-        if k.get("temp"):
+        if k.get("temp") or k.get("held"):
             return self.x(e)
         inner = e
         if inner.get("op") == "cast":
@@ -123,8 +124,10 @@ class BlockGen:
             if t.get("implementation_id"):
                 prof = next(a for a in self.ir["action_profiles"] if a["id"] == t["implementation_id"])
                 if t.get("selector_keys") and prof["algo"]:
+                    # the whole hash, whatever the selector's declared output width: p4c's JSON has
+                    # none, and BMv2 takes the hash modulo the group size (helper p4rt39, measured)
                     cat, bits = self.cat(t["selector_keys"])
-                    sel = f"(hash_value({prof['algo']!r}, {cat}, {bits}) & {mask(prof['width'])})"
+                    sel = f"hash_value({prof['algo']!r}, {cat}, {bits})"
                 else:
                     sel = "0"
                 self.emit(1, f"aid, prm, ent = TBL_{tid}.lookup_indirect({keytuple}, {sel})")

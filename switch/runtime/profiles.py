@@ -3,8 +3,9 @@
 A profile holds *members* (an action with its parameters) and, for a selector, *groups*
 (members with a weight).  Entries of a table whose ``implementation`` is the profile name a
 member or a group instead of an action.  For a group, the data plane hashes the table's
-``selector`` keys with the selector's algorithm, keeps the low ``width`` bits and picks entry
-``hash % n`` of the group's selection list.
+``selector`` keys with the selector's algorithm and picks entry ``hash % n`` of the group's
+selection list -- the whole hash: the selector's declared output width (``width``) is not in p4c's
+JSON, and BMv2 does not cut the hash to it (runtime/gen_blocks; measured, helper p4rt39).
 
 The selection list is BMv2's, so the same flow picks the same member on both switches: BMv2
 numbers members with handles (the lowest free number, reused after a delete) and a group

@@ -59,7 +59,10 @@ switch's copy expires on its own sweep).
 
 Usage::
 
-    PATH=/opt/p4lang/bin:$PATH python tests/differential/fuzz_p4rt.py --seeds 0-100 --out DIR
+    PATH=/opt/p4lang/bin:$PATH python tests/differential/fuzz_p4rt.py --seeds 0-100 --out DIR [--cm-build]
+
+``--cm-build``: checkmate-switch runs checkmate-p4c's build of each program (P4Info and device
+config) rather than p4c's JSON, so the compiler's tables, keys and selectors meet the same requests.
 """
 from __future__ import annotations
 
@@ -445,7 +448,11 @@ def _close(side: Side) -> None:
             cl.close()
 
 
-def run_seed(targets, seed: int, n_ops: int = N_OPS) -> SeedResult:
+def run_seed(targets, seed: int, n_ops: int = N_OPS, cm_build: bool = False) -> SeedResult:
+    """One seed's sequence on both switches.  ``cm_build``: checkmate-switch gets checkmate-p4c's
+    build of the program (its P4Info equals p4c's) instead of p4c's JSON -- the compiler's tables,
+    keys and selectors under the same requests (GetForwardingPipelineConfig compares each side's
+    answer with what that side was sent)."""
     res = SeedResult(seed)
     case = Case(name=f"p4rt_{seed}", category="fuzz_p4rt", source=generate(seed))
     ref = compile_p4c(case)
@@ -454,6 +461,11 @@ def run_seed(targets, seed: int, n_ops: int = N_OPS) -> SeedResult:
         res.findings.append((-1, "p4c rejects the program", ref[-2000:], ""))
         return res
     config = pipeline_config(ref.p4info, ref.device_config)
+    configs = {"bmv2": config, "cm": config}
+    if cm_build:
+        from diff_harness import compile_checkmate
+        ours = compile_checkmate(case)
+        configs["cm"] = pipeline_config(ours.p4info, ours.device_config)
     norm = Normalizer(ref.p4info)
     ops = OpGen(seed, ref.p4info).ops(n_ops)
     base = (seed + 1) << 40
@@ -461,13 +473,13 @@ def run_seed(targets, seed: int, n_ops: int = N_OPS) -> SeedResult:
     try:
         for attr in ("bmv2", "cm"):
             try:
-                s = _open(getattr(targets, attr), base, config)
-                s.primary.set_pipeline(config, "VERIFY_AND_COMMIT", election_id=base)
+                s = _open(getattr(targets, attr), base, configs[attr])
+                s.primary.set_pipeline(configs[attr], "VERIFY_AND_COMMIT", election_id=base)
             except grpc.RpcError:   # a switch a previous seed left unable to take a program: restart it
                 _close(s)
                 targets.restart(getattr(targets, attr).name)
-                s = _open(getattr(targets, attr), base, config)
-                s.primary.set_pipeline(config, "VERIFY_AND_COMMIT", election_id=base)
+                s = _open(getattr(targets, attr), base, configs[attr])
+                s.primary.set_pipeline(configs[attr], "VERIFY_AND_COMMIT", election_id=base)
             sides.append(s)
         windows = DigestWindows()
         for i, op in enumerate(ops):
@@ -548,6 +560,7 @@ def main(argv=None) -> int:
     ap.add_argument("--ops", type=int, default=N_OPS)
     ap.add_argument("--out", default="/work/corpus/fuzz/fuzzr")
     ap.add_argument("--print", action="store_true", help="print the program of each seed")
+    ap.add_argument("--cm-build", action="store_true", help="checkmate-switch runs checkmate-p4c's build")
     args = ap.parse_args(argv)
     from diff_session import Targets
     out = Path(args.out)
@@ -559,7 +572,7 @@ def main(argv=None) -> int:
             if args.print:
                 print(src)
             try:
-                res = run_seed(targets, seed, args.ops)
+                res = run_seed(targets, seed, args.ops, cm_build=args.cm_build)
             except Exception as e:  # noqa: BLE001 -- a driver failure is reported, the run goes on
                 print(f"seed {seed}: driver error {type(e).__name__}: {e}", flush=True)
                 tally["driver errors"] += 1

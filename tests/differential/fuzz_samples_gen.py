@@ -40,6 +40,7 @@ from p4.config.v1.p4info_pb2 import MatchField
 
 from controller.entities import Entry
 from diff_harness import Case, compile_p4c
+from switch.runtime.tables import lpm_mask
 
 EXACT, LPM, TERNARY, RANGE, OPTIONAL = (MatchField.EXACT, MatchField.LPM, MatchField.TERNARY, MatchField.RANGE,
                                         MatchField.OPTIONAL)
@@ -363,6 +364,19 @@ def _table_keys(j: dict) -> dict:
     return out
 
 
+def _key_masks(j: dict) -> dict:
+    """table name -> {key name: the JSON key's ``mask``} (p4c's ``field & constant`` keys): BMv2
+    ANDs every entry's value with it, so two entries equal under it are one key (DUPLICATE_ENTRY,
+    which ends the case: diffcase program keys39_masked_standard_metadata_keys_..., seed 134)."""
+    out = {}
+    for pipe in j.get("pipelines", []):
+        for t in pipe.get("tables", []):
+            ms = {k.get("name", ""): int(k["mask"], 16) for k in t.get("key", []) if k.get("mask")}
+            if ms:
+                out[t["name"]] = ms
+    return out
+
+
 def _constants(j: dict) -> tuple[set, set]:
     """(multicast groups, clone sessions) the program writes as constants."""
     groups, sessions = set(), set()
@@ -387,6 +401,7 @@ class EntryMaker:
         self.info, self.rng, self.pool = p4info, rng, pool
         self.actions = {a.preamble.id: a for a in p4info.actions}
         self.keys = _table_keys(j)
+        self.masks = _key_masks(j)
         # a table with initial entries is full on BMv2 (p4c sizes it to them): no INSERTs
         self.full = {t["name"] for pipe in j.get("pipelines", []) for t in pipe.get("tables", []) if t.get("entries")}
         # a P4Info table p4c's mid end removed from the JSON (applied only in a folded branch): BMv2
@@ -423,8 +438,9 @@ class EntryMaker:
         kind = f.match_type
         if kind == EXACT:
             return v
-        if kind == LPM:
-            return (v, r.choice([w, w, r.randint(0, w), max(w - 8, 0)]))
+        if kind == LPM:   # (BMv2 counts the prefix from the top of the byte container: lpm_mask)
+            plen = r.choice([w, w, r.randint(0, w), max(w - 8, 0)])
+            return (v & lpm_mask(w, plen), plen)
         if kind == TERNARY:
             m = r.choice([(1 << w) - 1, (1 << w) - 1, r.getrandbits(w), ((1 << w) - 1) ^ ((1 << (w // 2)) - 1), 0])
             return (v & m, m) if m else None
@@ -469,7 +485,7 @@ class EntryMaker:
                     if m is not None:
                         match[f.name] = m
                 p = r.randint(1, 12) if prio else 0
-                key = (_canonical_key(match, t), p)
+                key = (_canonical_key(match, t, self.masks.get(t.preamble.name)), p)
                 if key in seen:
                     continue
                 seen.add(key)
@@ -481,16 +497,23 @@ class EntryMaker:
         return entries, defaults
 
 
-def _canonical_key(match: dict, t) -> tuple:
-    """The match as the switch will store it (lpm/ternary values masked), to avoid duplicates."""
+def _canonical_key(match: dict, t, masks: dict | None = None) -> tuple:
+    """The match as the switch will store it (lpm/ternary values masked; an exact, ternary or
+    optional value also by its key's JSON ``mask``: :func:`_key_masks`), to avoid duplicates."""
     out = []
     widths = {f.name: f.bitwidth for f in t.match_fields}
     for name, v in sorted(match.items()):
         w = widths[name]
+        km = (masks or {}).get(name)
+        if km is not None and isinstance(v, int):
+            v = v & km
+        elif km is not None and isinstance(v, tuple) and any(
+                f.name == name and f.match_type == TERNARY for f in t.match_fields):
+            v = (v[0] & km & v[1], v[1])
         if isinstance(v, tuple) and len(v) == 2 and name and any(
                 f.name == name and f.match_type == LPM for f in t.match_fields):
             pl = v[1]
-            m = ((1 << w) - 1) ^ ((1 << (w - pl)) - 1)
+            m = lpm_mask(w, pl)
             if pl == 0:
                 continue
             v = (v[0] & m, pl)

@@ -8,34 +8,43 @@ import grpc
 from p4.v1 import p4runtime_pb2 as pb
 
 import fuzz_p4rt as F
+from diff_harness import compile_checkmate
 from diff_session import only_bmv2, redo_if_bmv2_died
 
 U = pb.Update
 S = pb.SetForwardingPipelineConfigRequest
 
 
-def run(targets, seed, make, source=None):
+def run(targets, seed, make, source=None, cm_build=False):
     """Run ``make(p4info)``'s ops for seed's program (or ``source``) on both switches; the differences.
     A run in which BMv2 alone died is redone (``diff_session.redo_if_bmv2_died``), also where its
-    death broke off the run (a request nobody answered); a death of ours fails the test."""
-    out, dead = redo_if_bmv2_died(lambda: _run_once(targets, seed, make, source), lambda r: only_bmv2(r[1]))
+    death broke off the run (a request nobody answered); a death of ours fails the test.
+    ``cm_build``: checkmate-switch gets checkmate-p4c's build of the program (its P4Info equals
+    p4c's: test_p4info_equal), not p4c's JSON -- for what the compiler decides about a table (its
+    keys' masks); no GetForwardingPipelineConfig op then (the two configs differ)."""
+    out, dead = redo_if_bmv2_died(lambda: _run_once(targets, seed, make, source, cm_build),
+                                  lambda r: only_bmv2(r[1]))
     assert not dead, "\n".join(dead)
     return out
 
 
-def _run_once(targets, seed, make, source):
+def _run_once(targets, seed, make, source, cm_build=False):
     case = F.Case(name=f"p4rt_vs_{seed}", category="p4rt", source=source or F.generate(seed))
     ref = F.compile_p4c(case)
     assert not isinstance(ref, str), ref
     base = (seed + 7) << 50
     config = F.pipeline_config(ref.p4info, ref.device_config)
+    cm_config = config
+    if cm_build:
+        ours = compile_checkmate(case)
+        cm_config = F.pipeline_config(ours.p4info, ours.device_config)
     norm = F.Normalizer(ref.p4info)
     sides, out, err = [], [], None
     try:
-        for t in (targets.bmv2, targets.cm):
-            s = F._open(t, base, config)
+        for t, c in ((targets.bmv2, config), (targets.cm, cm_config)):
+            s = F._open(t, base, c)
             sides.append(s)
-            s.primary.set_pipeline(config, "VERIFY_AND_COMMIT", election_id=base)
+            s.primary.set_pipeline(c, "VERIFY_AND_COMMIT", election_id=base)
         windows = F.DigestWindows()   # the digest races, accepted in their windows as fuzz_p4rt does
         for op in make(ref.p4info):
             a, b = F.run_both(sides, op, norm)

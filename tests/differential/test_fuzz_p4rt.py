@@ -172,8 +172,19 @@ def test_p4runtime_sequence_that_differed(targets, seed):
     _agrees(targets, seed, REGRESSIONS[seed])
 
 
-def _agrees(targets, seed: int, n_ops: int) -> None:
-    res = redo_if_bmv2_died(lambda: run_seed(targets, seed, n_ops), lambda r: only_bmv2(r.died))
+# checkmate-switch on checkmate-p4c's build (fuzz_p4rt --cm-build, helper p4rt39): the compiler's tables,
+# keys and selectors under random requests (seed 7 has a crc16/16/8 selector); what this path found is
+# in test_p4rt_p4rt39 (selector width, translated key widths)
+CM_BUILD_SEEDS = [0, 7]
+
+
+@pytest.mark.parametrize("seed", CM_BUILD_SEEDS)
+def test_random_p4runtime_sequence_on_checkmate_p4cs_build(targets, seed):
+    _agrees(targets, seed, N_OPS, cm_build=True)
+
+
+def _agrees(targets, seed: int, n_ops: int, cm_build: bool = False) -> None:
+    res = redo_if_bmv2_died(lambda: run_seed(targets, seed, n_ops, cm_build=cm_build), lambda r: only_bmv2(r.died))
     assert res.p4c_ok, f"p4c rejects seed {seed}'s program (pick another seed)"
     assert res.requests == n_ops + 3
     assert not res.died, "\n".join(res.died)

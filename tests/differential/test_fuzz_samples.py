@@ -79,6 +79,41 @@ def test_no_entry_for_a_table_p4c_left_out_of_its_json(tmp_path):
         assert {e.table for e in generate(prog, seed).entries} <= in_json
 
 
+def test_no_two_entries_equal_under_a_keys_json_mask(tmp_path):
+    """A key p4c writes as ``field & constant`` (the JSON key's ``mask``): BMv2 masks every entry's
+    value, so ``6`` and ``0`` of ``sm.ingress_port & 0x1f1`` are one key (DUPLICATE_ENTRY, UNKNOWN),
+    which ended the case as BMV2-DIED (diffcase program keys39_masked_standard_metadata_keys_mask_
+    the_entries_ingress_and_egress, seeds 134-135); the generator keeps one of them."""
+    from diffcases import all_cases
+    src = next(c.source for c in all_cases()
+               if c.name == "keys39_masked_standard_metadata_keys_mask_the_entries_ingress_and_egress")
+    (tmp_path / "masked.p4").write_text(src)
+    prog = load(tmp_path / "masked.p4")
+    for seed in range(130, 150):
+        keys = [(e.table, v & 0x1f1) for e in generate(prog, seed).entries for v in e.match.values()]
+        assert len(keys) == len(set(keys)), (seed, keys)
+
+
+def test_lpm_values_have_the_trailing_zeros_bmv2_wants(tmp_path):
+    """BMv2 counts an lpm prefix from the top of the field's byte container: ``1/9`` of the 9-bit
+    ``sm.ingress_port`` is PI's INVALID_ARGUMENT ("incorrect number of trailing zeros"), which ended
+    the case as BMV2-DIED (diffcase program fz_lpm_prefix_on_field_not_whole_bytes, seeds 134-135)."""
+    from diffcases import all_cases
+    from switch.runtime.tables import lpm_mask
+    src = next(c.source for c in all_cases() if c.name == "fz_lpm_prefix_on_field_not_whole_bytes")
+    (tmp_path / "lpm.p4").write_text(src)
+    prog = load(tmp_path / "lpm.p4")
+    widths = {(t.preamble.name, f.name): f.bitwidth for t in prog.p4info.tables for f in t.match_fields}
+    n = 0
+    for seed in range(130, 150):
+        for e in generate(prog, seed).entries:
+            for k, v in e.match.items():
+                if isinstance(v, tuple) and widths[(e.table, k)] == 9:
+                    n += 1
+                    assert v[0] & ~lpm_mask(9, v[1]) == 0, (seed, e)
+    assert n
+
+
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_real_program_random_writes_and_frames(targets, path):
     prog = load(path)

@@ -106,19 +106,23 @@ def test_keys_wider_in_p4info_than_in_the_pipeline(targets):
     field (12 bits over bit<8>, exact or ternary) is UNKNOWN on BMv2 and changes nothing; 16 bits over
     bit<9> (both two bytes) is taken.  An ``error`` key (P4Info width 0, 32 bits in the pipeline): a
     zero value is UNKNOWN, a value with a bit set INVALID_ARGUMENT; MODIFY and DELETE find nothing."""
-    def ops(info):
-        out = []
-        for tname, value, mask in (("tx12", b"\x01", None), ("tx12", b"\x01\x00", None),
-                                   ("tx12t", b"\x05", b"\x0f"), ("tx16", b"\x02", None),
-                                   ("terr", b"\x00", None), ("terr", b"", None), ("terr", b"\x02", None)):
-            read = ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=_table(info, tname).preamble.id))])
-            out += [w(u(U.INSERT, table_entry=_entry(info, tname, value, mask=mask))), read,
-                    w(u(U.MODIFY, table_entry=_entry(info, tname, value, mask=mask)))]
-            if tname != "tx16":   # kept: the traffic below hits it
-                out += [w(u(U.DELETE, table_entry=_entry(info, tname, value, mask=mask, with_action=False))), read]
-        out.append(("traffic", [(0, bytes([a, 0, 2, 0])) for a in (1, 2, 3, 5)]))
-        return out
-    assert not run(targets, 11, ops, source=PROGRAM)
+    assert not run(targets, 11, key_width_ops, source=PROGRAM)
+
+
+def key_width_ops(info):
+    """test_keys_wider_in_p4info_than_in_the_pipeline's sequence (also run on checkmate-p4c's build:
+    test_p4rt_p4rt39)."""
+    out = []
+    for tname, value, mask in (("tx12", b"\x01", None), ("tx12", b"\x01\x00", None),
+                               ("tx12t", b"\x05", b"\x0f"), ("tx16", b"\x02", None),
+                               ("terr", b"\x00", None), ("terr", b"", None), ("terr", b"\x02", None)):
+        read = ("read", [pb.Entity(table_entry=pb.TableEntry(table_id=_table(info, tname).preamble.id))])
+        out += [w(u(U.INSERT, table_entry=_entry(info, tname, value, mask=mask))), read,
+                w(u(U.MODIFY, table_entry=_entry(info, tname, value, mask=mask)))]
+        if tname != "tx16":   # kept: the traffic below hits it
+            out += [w(u(U.DELETE, table_entry=_entry(info, tname, value, mask=mask, with_action=False))), read]
+    out.append(("traffic", [(0, bytes([a, 0, 2, 0])) for a in (1, 2, 3, 5)]))
+    return out
 
 
 def test_action_parameters_wider_in_p4info_than_in_the_pipeline(targets):
