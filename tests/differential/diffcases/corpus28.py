@@ -102,6 +102,13 @@ CASES.append(case("corpus28_open_call_whose_paren_came_from_an_expansion", CAT, 
     "        hdr.h.a = PW + OPEN\n#undef G2\n#define PW 8\n            2);\n",
     top="#define G2(p) (p)\n#define OPEN G2 (1 +\n#define PW 9\n")))
 
+# an argument beside `##` that starts where an expansion ended (`K 1)` with `#define K PASTE2 (v,`,
+# `#define PASTE2(a, b) a ## b`) pastes to v1 in cpp; checkmate-p4c left the end of K's expansion
+# between the operands and printed `v 1` (fuzz seed 3534)
+CASES.append(case("corpus28_paste_across_the_end_of_an_expansion", CAT, program(
+    "        hdr.h.a = K 1);\n",
+    top="const bit<8> v1 = 11;\n#define PASTE2(a, b) a ## b\n#define K PASTE2 (v,\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
