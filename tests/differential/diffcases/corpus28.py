@@ -112,11 +112,12 @@ CASES.append(case("corpus28_paste_across_the_end_of_an_expansion", CAT, program(
 # a name that `##` makes in a macro's body is read inside that expansion and inside the ones
 # around it: `BB()` with `#define BB(p) FF ## p (1)`, `#define FF BB` is `BB (1)` (BB painted), a call
 # of the function BB; checkmate-p4c dropped the body's context with the paste, so BB expanded again
-# (`FF1 (1)`; fuzz seed 64 looped for ever on it)
+# (`FF1 (1)`; fuzz seed 64 looped for ever on it); and an object-like macro's `##` pastes (`w ## 2`
+# was left as written)
 CASES.append(case("corpus28_pasted_name_inside_the_expansion", CAT, program(
-    "        hdr.h.a = BB();\n",
+    "        hdr.h.a = BB();\n        hdr.h.b = OBP;\n",
     top="bit<8> BB(in bit<8> x) { return x + 50; }\nbit<8> FF1(in bit<8> x) { return x + 60; }\n"
-        "#define BB(p) FF ## p (1)\n#define FF BB\n")))
+        "#define BB(p) FF ## p (1)\n#define FF BB\nconst bit<8> w2 = 7;\n#define OBP w ## 2\n")))
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
