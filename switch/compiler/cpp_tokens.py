@@ -47,7 +47,7 @@ _PASTE_AFTER = re.compile(r"(?:\x01\d+\x01)?(?:\x04[\d.]*\x05)?[ \t\x02]*##")
 #: an empty argument beside ``##``: what it pastes to is the other operand, and the blanks on the
 #: empty one's far side stay (`x ## EMPTY y` is `x y`, not `xy`)
 _PLACEMARKER = "\x06"
-_PASTE = re.compile(r"(?:\x01\d+\x01|\x04[\d.!]*\x05|[\x02 \t\n])*##[\x02 \t\n]*")
+_PASTE = re.compile(r"(?:\x01\d+\x01|\x04[\d.!]*\x05|[\x02 \t\n])*##(?:\x04[\d.!]*\x05|[\x02 \t\n])*")
 _PUNCT = sorted("%:%: ... <<= >>= ->* ## -> ++ -- << >> <= >= == != && || += -= *= /= %= &= |= ^= :: .* "
                 "<: :> <% %> %:".split(), key=len, reverse=True)
 _EQ_PASTE = frozenset(["=", "!", ">", "<", "+", "-", "*", "/", "%", "&", "|", "^", ">>", "<<"])

@@ -580,7 +580,10 @@ class Preprocessor:
                         rest_start, rest_src = (0, src(end)) if end >= rest_start else (rest_start - end, rest_src)
                     continue
                 if mac.params is None:
-                    repl, k = MARK + self._body(mac.body, name, pin, context) + MARK + self._end(name), m.start()
+                    body = self._body(mac.body, name, pin, context)
+                    if "##" in body:   # (a pasted name is read inside the expansion too)
+                        body = self._paint(substitute(body, {}, None), context | {name})
+                    repl, k = MARK + body + MARK + self._end(name), m.start()
                     e = end
                 else:
                     j = SKIP_TO_PAREN.match(text, end).end()
@@ -663,20 +666,20 @@ class Preprocessor:
                     raise
             return done[p]
         body = self._body(body, name, pin, context.difference(popped), params)
-        # every name of the expansion is read inside it -- an argument's too (`ID(ID)(1)` stays)
-        return MARK + self._paint(substitute(body, raw, expanded), name) + MARK + self._end(name), k
+        # every name of the expansion is read inside it and inside what it is in -- an argument's
+        # (`ID(ID)(1)` stays) and one a `##` made, too
+        return MARK + self._paint(substitute(body, raw, expanded), context.difference(popped) | {name}) \
+            + MARK + self._end(name), k
 
-    def _paint(self, text: str, name: str) -> str:
-        """``text`` with ``name`` added to the context of each macro name in it (outside literals)."""
-        if name not in text:
-            return text
-        nid = str(self._context_id(name))
+    def _paint(self, text: str, names: frozenset) -> str:
+        """``text`` with ``names`` added to the context of each macro name in it (outside literals)."""
+        nids = {str(self._context_id(n)) for n in names}
 
         def one(m):
             s = m.group(1)
-            if s != name or (m.start() and text[m.start() - 1].isalnum()) or in_literal(text, m.start()):
+            if s not in self.macros or (m.start() and text[m.start() - 1].isalnum()) or in_literal(text, m.start()):
                 return m.group(0)
-            ids = set(filter(None, (m.group(3) or "").split("."))) | {nid}
+            ids = set(filter(None, (m.group(3) or "").split("."))) | nids
             return f"{s}{m.group(2) or ''}\x04{'.'.join(sorted(ids))}\x05"
         return _NAME_TAG.sub(one, text)
 

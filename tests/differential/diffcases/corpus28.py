@@ -102,6 +102,23 @@ CASES.append(case("corpus28_open_call_whose_paren_came_from_an_expansion", CAT, 
     "        hdr.h.a = PW + OPEN\n#undef G2\n#define PW 8\n            2);\n",
     top="#define G2(p) (p)\n#define OPEN G2 (1 +\n#define PW 9\n")))
 
+# an argument beside `##` that starts where an expansion ended (`K 1)` with `#define K PASTE2 (v,`,
+# `#define PASTE2(a, b) a ## b`) pastes to v1 in cpp; checkmate-p4c left the end of K's expansion
+# between the operands and printed `v 1` (fuzz seed 3534)
+CASES.append(case("corpus28_paste_across_the_end_of_an_expansion", CAT, program(
+    "        hdr.h.a = K 1);\n",
+    top="const bit<8> v1 = 11;\n#define PASTE2(a, b) a ## b\n#define K PASTE2 (v,\n")))
+
+# a name that `##` makes in a macro's body is read inside that expansion and inside the ones
+# around it: `BB()` with `#define BB(p) FF ## p (1)`, `#define FF BB` is `BB (1)` (BB painted), a call
+# of the function BB; checkmate-p4c dropped the body's context with the paste, so BB expanded again
+# (`FF1 (1)`; fuzz seed 64 looped for ever on it); and an object-like macro's `##` pastes (`w ## 2`
+# was left as written)
+CASES.append(case("corpus28_pasted_name_inside_the_expansion", CAT, program(
+    "        hdr.h.a = BB();\n        hdr.h.b = OBP;\n",
+    top="bit<8> BB(in bit<8> x) { return x + 50; }\nbit<8> FF1(in bit<8> x) { return x + 60; }\n"
+        "#define BB(p) FF ## p (1)\n#define FF BB\nconst bit<8> w2 = 7;\n#define OBP w ## 2\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
