@@ -56,10 +56,15 @@ class EntityReader:
                     return
                 want = translate.key_of(_compared(table, _strip(table, found)))
         for e in st.pipeline.table_entries(table.id):
-            if want is None:   # no match fields: every entry, whatever priority is given (BMv2)
-                yield e
-            elif translate.key_of(_compared(table, _strip(table, e))) == want:
-                yield e
+            if want is not None and translate.key_of(_compared(table, _strip(table, e))) != want:
+                continue
+            if pi_read and e.from_program and not e.is_const:
+                # an initial entry of a table that is not const (p4c's `entries = {..}`): PI maps each
+                # entry BMv2 gives back to one written through it, and has none for it (probed on
+                # simple_switch_grpc 1.15.5, helper p4rt39; Table._pi_known: MODIFY/DELETE NOT_FOUND)
+                raise P4RTError(StatusCode.INTERNAL, f"table '{table.name}': Table state out-of-sync with "
+                                                     "target (an initial entry of the program)")
+            yield e   # (no match fields: every entry, whatever priority is given: BMv2)
 
     @staticmethod
     def _cells(entry, read, obj_id):
