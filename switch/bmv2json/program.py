@@ -373,10 +373,10 @@ class Translator:
             plen = int(mk["prefix_length"])
             if plen == 0:
                 return None
-            # p4c keeps the bits past the prefix (`0x11 &&& 0xf0` -> key 0x11, /4); BMv2's
-            # LPM trie only looks at the prefix, so they are dropped here
-            keep = full ^ ((1 << (w - plen)) - 1)
-            return {"id": key["id"], "kind": "lpm", "value": hexint(mk["key"]) & keep, "mask": None,
+            # p4c keeps the bits past the prefix (`0x11 &&& 0xf0` -> key 0x11, /4): BMv2's LPM trie
+            # only looks at the prefix (so does the runtime's lookup: tables._canonical), and a
+            # read gives them back (helper p4rt39)
+            return {"id": key["id"], "kind": "lpm", "value": hexint(mk["key"]) & full, "mask": None,
                     "prefix_len": plen, "high": None}
         if kind == "ternary":
             msk = hexint(mk["mask"]) & full

@@ -84,7 +84,12 @@ class EntryRules:
                 plen = bin(m).count("1")
                 if m != ((1 << plen) - 1) << (w - plen):
                     raise E(kn.loc, f"table {q}: lpm mask {m:#x} is not a prefix")
-                return {"id": kdef["id"], "kind": "lpm", "value": ks["v"], "prefix_len": plen}
+                # p4c's JSON keeps the bits past the prefix (`0x11 &&& 0xf0`: key 0x11, /4) and BMv2
+                # reads them back so; its trie, and the runtime's lookup (tables._canonical), compare
+                # the prefix only (helper p4rt39)
+                raw = self.fold(self.coerce(self.expr(kn.value, scope), t[2] if t[0] == "serenum" else t, kn.loc))
+                v = ks["v"] | (raw & full & ~m) if isinstance(raw, int) else ks["v"]
+                return {"id": kdef["id"], "kind": "lpm", "value": v, "prefix_len": plen}
             raise E(kn.loc, f"table {q}: a mask on a {kind} key (p4c: {expr_text(kn)}: unsupported {kind} key "
                             "expression)")
         if ks["k"] == "range":

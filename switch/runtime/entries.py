@@ -116,3 +116,4 @@ class TableEntry:
     group_id: int | None = None
     idle_timeout_ns: int = 0
     since_hit_ms: int | None = None
+    from_program: bool = False   # installed by the program's JSON, not written through P4Runtime

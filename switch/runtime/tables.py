@@ -102,7 +102,7 @@ class _Installed:
     """An installed entry: its canonical key plus what the data plane needs."""
 
     __slots__ = ("key", "mkey", "priority", "action_id", "params", "counter", "meter", "meter_state",
-                 "entry", "order", "tests", "timeout_ms", "hit")
+                 "entry", "order", "tests", "timeout_ms", "hit", "program")
 
     def __init__(self, key, priority, action_id, params, entry, order):
         self.key = key
@@ -118,6 +118,7 @@ class _Installed:
         self.tests = None
         self.timeout_ms = 0
         self.hit = 0    # now_ms() of the last hit, insert or modify (an ageing table's entries)
+        self.program = False   # installed by the program (its JSON's entries), not through P4Runtime
 
 
 def now_ms() -> int:
@@ -375,7 +376,7 @@ class Table:
             handle = self._order
         aid, params = self._target(entry, params)
         inst = _Installed(key, entry.priority, aid, params, entry, handle)
-        inst.tests, inst.mkey = tests, mkey
+        inst.tests, inst.mkey, inst.program = tests, mkey, const
         if self.masked:
             self._by_mkey[(mkey, entry.priority)] = inst
         if entry.counter is not None:
@@ -395,7 +396,7 @@ class Table:
         stored = TableEntry(matches, entry.action_id, dict(entry.params),
                             entry.priority, None, inst.meter, False, const and self.is_const,
                             entry.member_id, entry.group_id,
-                            entry.idle_timeout_ns if self.ageing else 0)
+                            entry.idle_timeout_ns if self.ageing else 0, from_program=const)
         inst.entry = stored
         self._installed[ident] = inst
         self._index_add(inst)
@@ -448,7 +449,7 @@ class Table:
         if self.is_const:
             raise self._err("table has const entries and cannot be modified")
         params = self._check_target(entry)   # an invalid action/member before a missing entry (BMv2)
-        inst = self._find(entry)
+        inst = self._pi_known(self._find(entry))
         inst.action_id, inst.params = self._target(entry, params)
         inst.entry.action_id, inst.entry.params = entry.action_id, dict(entry.params)
         inst.entry.member_id, inst.entry.group_id = entry.member_id, entry.group_id
@@ -463,8 +464,18 @@ class Table:
     def delete(self, entry: TableEntry) -> None:
         if self.is_const:
             raise self._err("table has const entries and cannot be modified")
-        inst = self._find(entry)
+        inst = self._pi_known(self._find(entry))
         self._release(inst)
+
+    def _pi_known(self, inst: _Installed) -> _Installed:
+        """An entry the program installed in a table that is not const (p4c's ``entries = {..}``):
+        PI knows only the entries written through it, so a MODIFY or DELETE of it is NOT_FOUND and
+        the entry stays (probed on simple_switch_grpc 1.15.5, helper p4rt39; a read reaching it is
+        INTERNAL: p4rt_server.reads)."""
+        if inst.program:
+            raise EntryNotFound(f"table {self.name}: no such entry (the program's initial entry: PI knows only "
+                                "the entries written through it)")
+        return inst
 
     def _release(self, inst: _Installed) -> None:
         del self._installed[(inst.key, inst.priority)]
@@ -508,7 +519,7 @@ class Table:
             out.append(TableEntry(list(e.matches), e.action_id, dict(e.params), e.priority,
                                   CounterData(*inst.counter), inst.meter, False, e.is_const,
                                   e.member_id, e.group_id, e.idle_timeout_ns,
-                                  now - inst.hit if self.ageing else None))
+                                  now - inst.hit if self.ageing else None, from_program=inst.program))
         return out
 
     def expired(self) -> list[tuple[int, TableEntry]]:
