@@ -644,6 +644,12 @@ class Translator:
             for el in fl.get("elements", []):
                 if el.get("type") == "field" and tuple(el["value"]) in self.m.mpy:
                     members.append([META_STRUCT, self.m.mpy[tuple(el["value"])]])
+                elif el.get("type") == "field" and el["value"][0] in self.m.instances and \
+                        (self.m.instances[el["value"][0]]["header_type"], el["value"][1]) not in self.m.fpy:
+                    # (p4c's ["scalars", "<null>"] for a @field_list on a header member of the user
+                    # metadata: simple_switch refuses the JSON; helper errs31)
+                    raise Bmv2JsonError(f"field list '{fl.get('name')}': No field '{el['value'][1]}' can be found in "
+                                        f"header type '{self.m.instances[el['value'][0]]['header_type']}'")
             field_lists[str(fl["id"])] = members
         # every action of the JSON, also those only reachable from the control plane
         for jid in self.actions_json:

@@ -13,7 +13,14 @@ checks are test_load_refused.py's):
   (elab_tables) and by the switch/bmv2json loader;
 * an action profile or selector of any size up to INT_MAX loads (BMv2 allocates nothing for
   it): checkmate-p4c refused sizes past 2**24 at compile time; a selector's output width of -1
-  (2**32-1) compiles and loads too (ours: "must be >= 0").
+  (2**32-1) compiles and loads too (ours: "must be >= 0");
+* ``@field_list(N)`` on a field of the user metadata that holds a header (a header, a header stack,
+  a struct with a header inside): p4c writes the element ``["scalars", "<null>"]`` into the field
+  list -- used by a resubmit/recirculate/clone or not -- and simple_switch refuses the JSON ("No field
+  '<null>' can be found in header type 'scalars_0'"); checkmate-switch loaded it and the
+  switch/bmv2json loader skipped the element (elab_load_refusals.refuse_union_in_metadata,
+  bmv2json.program field lists; /work/errs31 progs/f, r_fl_*).  On a bool, a serializable enum or a
+  struct of bit fields it loads.
 """
 from __future__ import annotations
 
@@ -45,6 +52,18 @@ REFUSED = {
                              "LargestInt out of Int range"),
 }
 
+_FL_TOP = "header hx_t { bit<8> q; }\nstruct nx_t { hx_t h2; }\nstruct bx_t { bit<8> i; }\nenum bit<8> SE { A = 1 }"
+
+
+def _fl(member: str, body: str = "        resubmit_preserving_field_list(1);") -> str:
+    return program(top=_FL_TOP, body=body).replace("bit<16> y; }", f"bit<16> y; @field_list(1) {member}; }}")
+
+
+REFUSED.update({
+    f"field_list_on_metadata_{k}": (_fl(m, *b), m.split()[-1] + "; }", "No field '<null>' can be found in header type 'scalars_0'")
+    for k, m, *b in [("header", "hx_t hh"), ("header_stack", "hx_t[2] hs"), ("struct_with_a_header", "nx_t nn"),
+                     ("header_unused", "hx_t hh", "")]})
+
 LOADED = {
     "counter_of_size_zero": program(locals="    counter(0, CounterType.packets) c;", body="        c.count(0);"),
     "meter_of_size_zero": program(locals="    meter(0, MeterType.packets) mt;", body="        mt.execute_meter(0, m.x);"),
@@ -53,6 +72,8 @@ LOADED = {
     "action_profile_of_size_int_max": program(locals=_AP.format(size="32w0x7fffffff"), body=_BODY),
     "action_selector_of_size_int_max": program(locals=_AS.format(size="32w0x7fffffff", width="32w16"), body=_BODY),
     "action_selector_of_width_minus_one": program(locals=_AS.format(size="32w16", width="-1"), body=_BODY),
+    **{f"field_list_on_metadata_{k}": _fl(m) for k, m in [("bool", "bool bb"), ("serializable_enum", "SE se"),
+                                                           ("struct_of_bits", "bx_t bx")]},
 }
 
 globals().update(base.load_refusal_tests(REFUSED, LOADED, {}))
