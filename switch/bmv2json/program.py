@@ -541,6 +541,10 @@ class Translator:
             if any(str(tr.get(x) or "").startswith("-") for x in ("value", "mask")):   # (p4c's "-0x03"; errs19)
                 raise Bmv2JsonError(f"{where}: transition value {tr['value']}: simple_switch dies loading it "
                                     "(Assertion `hexstring[idx] != '-'' failed)")
+            want, got = sum((w + 7) // 8 for w in widths), (len(str(tr["value"]).lower().removeprefix("0x")) + 1) // 2
+            if want != got:   # (p4c's "0x0" for a bit<0> key alone; helper errs31)
+                raise Bmv2JsonError(f"{where}: Parser transition value has incorrect width, expected width is {want} "
+                                    f"bytes but actual width is {got} bytes")
             vals = self._split(hexint(tr["value"]), widths)
             masks = self._split(hexint(tr["mask"]), widths) if tr.get("mask") is not None else None
             ks = []

@@ -20,7 +20,13 @@ checks are test_load_refused.py's):
   '<null>' can be found in header type 'scalars_0'"); checkmate-switch loaded it and the
   switch/bmv2json loader skipped the element (elab_load_refusals.refuse_union_in_metadata,
   bmv2json.program field lists; /work/errs31 progs/f, r_fl_*).  On a bool, a serializable enum or a
-  struct of bit fields it loads.
+  struct of bit fields it loads;
+* a ``select`` whose only key is a bit<0> field (``select(hdr.z.z)``): p4c compiles it (two keys are
+  its "Compiler Bug: unknown width", test_mutants2) and writes a 1-byte "0x0" per case, which
+  simple_switch refuses ("Parser transition value has incorrect width, expected width is 0 bytes but
+  actual width is 1 bytes"); checkmate-p4c refused it as the compiler bug, its JSON loader took it
+  (elab_parsers.zero_width_keys, bmv2json.program transition; /work/errs31 q_sk_bit0).  With only a
+  default case it loads.
 """
 from __future__ import annotations
 
@@ -64,6 +70,18 @@ REFUSED.update({
     for k, m, *b in [("header", "hx_t hh"), ("header_stack", "hx_t[2] hs"), ("struct_with_a_header", "nx_t nn"),
                      ("header_unused", "hx_t hh", "")]})
 
+_Z = "header z_t { bit<0> z; }"
+
+
+def _zero_key(cases: str) -> str:
+    return program(top=_Z).replace("struct headers { h_t h; }", "struct headers { h_t h; z_t z; }").replace(
+        "state start { pkt.extract(hdr.h); transition accept; }",
+        f"state start {{ pkt.extract(hdr.h); pkt.extract(hdr.z); transition select(hdr.z.z) {{ {cases} }} }}")
+
+
+REFUSED["select_on_a_zero_width_key"] = (_zero_key("0: accept; default: accept;"), "hdr.z.z)",
+                                         "Parser transition value has incorrect width")
+
 LOADED = {
     "counter_of_size_zero": program(locals="    counter(0, CounterType.packets) c;", body="        c.count(0);"),
     "meter_of_size_zero": program(locals="    meter(0, MeterType.packets) mt;", body="        mt.execute_meter(0, m.x);"),
@@ -72,6 +90,7 @@ LOADED = {
     "action_profile_of_size_int_max": program(locals=_AP.format(size="32w0x7fffffff"), body=_BODY),
     "action_selector_of_size_int_max": program(locals=_AS.format(size="32w0x7fffffff", width="32w16"), body=_BODY),
     "action_selector_of_width_minus_one": program(locals=_AS.format(size="32w16", width="-1"), body=_BODY),
+    "select_on_a_zero_width_key_default_only": _zero_key("default: accept;"),
     **{f"field_list_on_metadata_{k}": _fl(m) for k, m in [("bool", "bool bb"), ("serializable_enum", "SE se"),
                                                            ("struct_of_bits", "bx_t bx")]},
 }
