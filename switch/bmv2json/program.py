@@ -609,6 +609,10 @@ class Translator:
             data = self.ext.field_list(calc["input"], at)
             payload = "payload" in data
             data = [d for d in data if d != "payload"]
+            if not (isinstance(c["target"], list) and len(c["target"]) == 2):   # (p4c's "0x0000" for a constant;
+                # BMv2 indexes it as the field's [header, name]; helper errs31)
+                raise Bmv2JsonError(f"{at}: target {c['target']!r} is not a field: Json::LogicError: in "
+                                    "Json::Value::operator[](ArrayIndex)const: requires arrayValue")
             tgt = self.m.field(*c["target"])
             cond = self.m.boolean(self.m.expr(c["if_cond"])) if c.get("if_cond") else bool_const(True)
             s = {"c": cond, "data": data, "algo": calc["algo"], "t": tgt["t"], "payload": payload}

@@ -150,3 +150,19 @@ def test_profile_size_past_int_max_is_p4cs_error(locals_, tmp_path):
     assert "Value too large for int" in str(ei.value) and str(ei.value).startswith(f"prog.p4:{line_of(text, 'action_')[0]}:")
     if p4c_accepts(text, tmp_path) is not None:
         assert not p4c_accepts(text, tmp_path)
+
+
+def test_verify_checksum_of_a_constant_refused_with_bmv2s_words(tmp_path):
+    """``verify_checksum(.., 16w0, ..)``: p4c's JSON target is "0x0000", simple_switch dies on a
+    Json::LogicError ("requires arrayValue"; the build's refusal is test_load_refused's); the
+    switch/bmv2json loader failed on a Python TypeError ("malformed BMv2 JSON")."""
+    import json
+
+    from switch.bmv2json import Bmv2JsonError, translate
+    text = program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                             "control VC(inout headers hdr, inout meta_t m) { apply { "
+                             "verify_checksum(true, { hdr.h.a }, 16w0, HashAlgorithm.csum16); } }")
+    if not p4c_accepts(text, tmp_path):
+        pytest.skip("needs real p4c on PATH")
+    with pytest.raises(Bmv2JsonError, match="requires arrayValue"):
+        translate(json.loads((tmp_path / "prog.json").read_text()))
