@@ -541,6 +541,10 @@ class Translator:
             if any(str(tr.get(x) or "").startswith("-") for x in ("value", "mask")):   # (p4c's "-0x03"; errs19)
                 raise Bmv2JsonError(f"{where}: transition value {tr['value']}: simple_switch dies loading it "
                                     "(Assertion `hexstring[idx] != '-'' failed)")
+            want, got = sum((w + 7) // 8 for w in widths), (len(str(tr["value"]).lower().removeprefix("0x")) + 1) // 2
+            if want != got:   # (p4c's "0x0" for a bit<0> key alone; helper errs31)
+                raise Bmv2JsonError(f"{where}: Parser transition value has incorrect width, expected width is {want} "
+                                    f"bytes but actual width is {got} bytes")
             vals = self._split(hexint(tr["value"]), widths)
             masks = self._split(hexint(tr["mask"]), widths) if tr.get("mask") is not None else None
             ks = []
@@ -605,6 +609,10 @@ class Translator:
             data = self.ext.field_list(calc["input"], at)
             payload = "payload" in data
             data = [d for d in data if d != "payload"]
+            if not (isinstance(c["target"], list) and len(c["target"]) == 2):   # (p4c's "0x0000" for a constant;
+                # BMv2 indexes it as the field's [header, name]; helper errs31)
+                raise Bmv2JsonError(f"{at}: target {c['target']!r} is not a field: Json::LogicError: in "
+                                    "Json::Value::operator[](ArrayIndex)const: requires arrayValue")
             tgt = self.m.field(*c["target"])
             cond = self.m.boolean(self.m.expr(c["if_cond"])) if c.get("if_cond") else bool_const(True)
             s = {"c": cond, "data": data, "algo": calc["algo"], "t": tgt["t"], "payload": payload}
@@ -644,6 +652,12 @@ class Translator:
             for el in fl.get("elements", []):
                 if el.get("type") == "field" and tuple(el["value"]) in self.m.mpy:
                     members.append([META_STRUCT, self.m.mpy[tuple(el["value"])]])
+                elif el.get("type") == "field" and el["value"][0] in self.m.instances and \
+                        (self.m.instances[el["value"][0]]["header_type"], el["value"][1]) not in self.m.fpy:
+                    # (p4c's ["scalars", "<null>"] for a @field_list on a header member of the user
+                    # metadata: simple_switch refuses the JSON; helper errs31)
+                    raise Bmv2JsonError(f"field list '{fl.get('name')}': No field '{el['value'][1]}' can be found in "
+                                        f"header type '{self.m.instances[el['value'][0]]['header_type']}'")
             field_lists[str(fl["id"])] = members
         # every action of the JSON, also those only reachable from the control plane
         for jid in self.actions_json:

@@ -467,14 +467,31 @@ class LoadRefusalRules:
         return bmv2_key_shape(ir)
 
     def refuse_union_in_metadata(self, mt) -> None:
-        """A header union in the user metadata struct ``mt`` (or in a struct inside it)."""
+        """A header union in the user metadata struct ``mt`` (or in a struct inside it).  Also a
+        ``@field_list`` on a field of it that holds a header (a header, a stack, a struct with a header
+        inside): p4c writes the element ``["scalars", "<null>"]`` into every such field list, used or not,
+        and simple_switch refuses the JSON ("No field '<null>' can be found in header type 'scalars_0'";
+        helper errs31, /work/errs31 progs/f)."""
         seen = set()
+
+        def holds_header(ft, depth=0):
+            if ft[0] in ("header", "stack"):
+                return True
+            return ft[0] == "struct" and depth < 32 and any(
+                holds_header(t, depth + 1) for _, t in self.structs.get(ft[1], {}).get("fields", ()))
 
         def walk(name):
             if name in seen:
                 return
             seen.add(name)
             for f, ft in self.structs[name]["fields"]:
+                annos = self.structs[name].get("field_annos", {}).get(f) or ()
+                if any(a[0] == "field_list" for a in annos) and holds_header(ft) \
+                        and not (ft[0] == "struct" and self.structs.get(ft[1], {}).get("union")):
+                    loc = self.__dict__.get("struct_field_locs", {}).get((name, f))
+                    self.load_refusal(loc, f"@field_list on {name}.{f}, which holds a header: p4c writes the element "
+                                           "<null>: No field '<null>' can be found in header type 'scalars_0' "
+                                           "(simple_switch refuses p4c's JSON)")
                 if ft[0] == "struct" and self.structs.get(ft[1], {}).get("union"):
                     loc = self.__dict__.get("struct_field_locs", {}).get((name, f))
                     self.load_refusal(loc, f"header union {ft[1]} in the user metadata ({name}.{f}): Invalid "

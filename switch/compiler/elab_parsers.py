@@ -115,7 +115,7 @@ class ParserRules:
                                        "component of type 'error' cannot be used in 'select'")
                     if not (is_bits(kt) or kt[0] in ("bool", "serenum", "enum")):
                         raise E(e.loc, f"select on a value of type {tstr(kt)}")
-                self.zero_width_keys(sel_exprs, keys)
+                self.zero_width_keys(sel_exprs, keys, sel_cases)
                 cases = []
                 after_default, dropped_to = False, []
                 for c in sel_cases:
@@ -190,11 +190,19 @@ class ParserRules:
         blk = next((b for b in getattr(self, "subparsers", []) if b.get("fn") == fn), None)
         return blk is None or depth > 16 or may_reject(blk["states"], lambda f: self.sub_parser_rejects(f, depth + 1))
 
-    def zero_width_keys(self, exprs: list, keys: list) -> None:
+    def zero_width_keys(self, exprs: list, keys: list, cases=()) -> None:
         """A bit<0> component of a ``select`` p4c does not fold (``select(x, 0w0)``): p4c's BMv2
         back end dies on it ("Compiler Bug: 0: unknown width", at the key), only in a state it
-        keeps (target_error); ``select(0w0)`` alone is folded away."""
+        keeps (target_error); ``select(0w0)`` alone is folded away.  A bit<0> field as the only key
+        (``select(hdr.w.z)``) compiles, and simple_switch refuses p4c's JSON where a case has a value
+        (its 1-byte "0x0" for a 0-byte key; helper errs31, q_sk_bit0): a load refusal."""
         if all(self.fold(kir) is not None for kir, _ in keys):
+            return
+        if len(keys) == 1 and is_bits(keys[0][1]) and keys[0][1][1] == 0:
+            if any(not (len(c.keysets) == 1 and c.keysets[0].kind == "default") for c in cases):
+                self.load_refusal(exprs[0].loc, f"select({expr_text(exprs[0])}) on a bit<0> key: Parser transition value "
+                                                "has incorrect width, expected width is 0 bytes but actual width is 1 "
+                                                "bytes (simple_switch refuses p4c's JSON)")
             return
         for e, (_, kt) in zip(exprs, keys):
             if is_bits(kt) and kt[1] == 0:

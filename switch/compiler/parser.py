@@ -627,6 +627,10 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
 
     def _stack_suffix(self, ty: Node) -> Node:
         while self.at("[") :
+            if ty.kind != "typename":   # (p4c 1.2.4.8's grammar: a stack of a named type only -- `bit<8>[2]`,
+                # `bool[2]`, `tuple<..>[2]` are its syntax error at the `[`, before any later error; helper errs31)
+                raise P4CompileError(self.t.loc, f"syntax error, unexpected [: a stack of {ty.kind} (p4c 1.2.4.8: "
+                                                 "only headers, header unions and named types have stacks)")
             self.next()
             size = self.expr()
             self.expect("]")

@@ -14,7 +14,11 @@ method argument types, directions, annotations, generic functions.  What differe
   default action, also for the unused table (elab_tables ``_constant_aggregate``);
 * an entry's ``priority=`` past INT_MAX (``0x80000000``, ``0xffffffff``): p4c's "this implementation does
   not support bitstrings this large", also in a table nothing applies; checkmate-p4c compiled it
-  (elab_entries ``entry_priority_value``).
+  (elab_entries ``entry_priority_value``);
+* a stack of a type that is not a name (``bit<8>[2]``, ``bool[2]``, ``int[2]``, ``error[2]``,
+  ``tuple<..>[2]``): p4c 1.2.4.8's grammar has none, its "syntax error, unexpected [" at the ``[`` comes
+  before any later error of the program; checkmate-p4c refused it while elaborating ("header stack of
+  non-header type"), after errors of later lines found while parsing (parser ``_stack_suffix``).
 """
 from __future__ import annotations
 
@@ -57,3 +61,12 @@ def test_entry_priority_past_int_max(prio, body, tmp_path):
                f"entries = {{ priority={prio}: 0x1 &&& 0xf: a1(1); }} }}")
     assert_refused_as_p4c(program(locals=locals_, body=body), f"priority={prio}", "does not support bitstrings this large",
                           tmp_path)
+
+
+@pytest.mark.parametrize("decl", ["bit<8>[2] q;", "bool[2] q;", "int[2] q;", "error[2] q;", "tuple<bit<8>>[2] q;"])
+def test_stack_of_an_unnamed_type_is_a_syntax_error_at_the_bracket(decl, tmp_path):
+    # (a later syntax-level error -- a parameter declared twice -- must not come first)
+    src = program(top=f"struct arr_t {{ bit<8> a; {decl} }}",
+                  locals="    action a1(bit<8> v, bit<8> v) { }\n    table t { key = { hdr.h.a: exact; } actions = { a1; } }",
+                  body="        t.apply();")
+    assert_refused_as_p4c(src, decl, r"syntax error, unexpected \[", tmp_path)

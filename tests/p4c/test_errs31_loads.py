@@ -13,7 +13,20 @@ checks are test_load_refused.py's):
   (elab_tables) and by the switch/bmv2json loader;
 * an action profile or selector of any size up to INT_MAX loads (BMv2 allocates nothing for
   it): checkmate-p4c refused sizes past 2**24 at compile time; a selector's output width of -1
-  (2**32-1) compiles and loads too (ours: "must be >= 0").
+  (2**32-1) compiles and loads too (ours: "must be >= 0");
+* ``@field_list(N)`` on a field of the user metadata that holds a header (a header, a header stack,
+  a struct with a header inside): p4c writes the element ``["scalars", "<null>"]`` into the field
+  list -- used by a resubmit/recirculate/clone or not -- and simple_switch refuses the JSON ("No field
+  '<null>' can be found in header type 'scalars_0'"); checkmate-switch loaded it and the
+  switch/bmv2json loader skipped the element (elab_load_refusals.refuse_union_in_metadata,
+  bmv2json.program field lists; /work/errs31 progs/f, r_fl_*).  On a bool, a serializable enum or a
+  struct of bit fields it loads;
+* a ``select`` whose only key is a bit<0> field (``select(hdr.z.z)``): p4c compiles it (two keys are
+  its "Compiler Bug: unknown width", test_mutants2) and writes a 1-byte "0x0" per case, which
+  simple_switch refuses ("Parser transition value has incorrect width, expected width is 0 bytes but
+  actual width is 1 bytes"); checkmate-p4c refused it as the compiler bug, its JSON loader took it
+  (elab_parsers.zero_width_keys, bmv2json.program transition; /work/errs31 q_sk_bit0).  With only a
+  default case it loads.
 """
 from __future__ import annotations
 
@@ -45,6 +58,30 @@ REFUSED = {
                              "LargestInt out of Int range"),
 }
 
+_FL_TOP = "header hx_t { bit<8> q; }\nstruct nx_t { hx_t h2; }\nstruct bx_t { bit<8> i; }\nenum bit<8> SE { A = 1 }"
+
+
+def _fl(member: str, body: str = "        resubmit_preserving_field_list(1);") -> str:
+    return program(top=_FL_TOP, body=body).replace("bit<16> y; }", f"bit<16> y; @field_list(1) {member}; }}")
+
+
+REFUSED.update({
+    f"field_list_on_metadata_{k}": (_fl(m, *b), m.split()[-1] + "; }", "No field '<null>' can be found in header type 'scalars_0'")
+    for k, m, *b in [("header", "hx_t hh"), ("header_stack", "hx_t[2] hs"), ("struct_with_a_header", "nx_t nn"),
+                     ("header_unused", "hx_t hh", "")]})
+
+_Z = "header z_t { bit<0> z; }"
+
+
+def _zero_key(cases: str) -> str:
+    return program(top=_Z).replace("struct headers { h_t h; }", "struct headers { h_t h; z_t z; }").replace(
+        "state start { pkt.extract(hdr.h); transition accept; }",
+        f"state start {{ pkt.extract(hdr.h); pkt.extract(hdr.z); transition select(hdr.z.z) {{ {cases} }} }}")
+
+
+REFUSED["select_on_a_zero_width_key"] = (_zero_key("0: accept; default: accept;"), "hdr.z.z)",
+                                         "Parser transition value has incorrect width")
+
 LOADED = {
     "counter_of_size_zero": program(locals="    counter(0, CounterType.packets) c;", body="        c.count(0);"),
     "meter_of_size_zero": program(locals="    meter(0, MeterType.packets) mt;", body="        mt.execute_meter(0, m.x);"),
@@ -53,6 +90,9 @@ LOADED = {
     "action_profile_of_size_int_max": program(locals=_AP.format(size="32w0x7fffffff"), body=_BODY),
     "action_selector_of_size_int_max": program(locals=_AS.format(size="32w0x7fffffff", width="32w16"), body=_BODY),
     "action_selector_of_width_minus_one": program(locals=_AS.format(size="32w16", width="-1"), body=_BODY),
+    "select_on_a_zero_width_key_default_only": _zero_key("default: accept;"),
+    **{f"field_list_on_metadata_{k}": _fl(m) for k, m in [("bool", "bool bb"), ("serializable_enum", "SE se"),
+                                                           ("struct_of_bits", "bx_t bx")]},
 }
 
 globals().update(base.load_refusal_tests(REFUSED, LOADED, {}))
@@ -110,3 +150,19 @@ def test_profile_size_past_int_max_is_p4cs_error(locals_, tmp_path):
     assert "Value too large for int" in str(ei.value) and str(ei.value).startswith(f"prog.p4:{line_of(text, 'action_')[0]}:")
     if p4c_accepts(text, tmp_path) is not None:
         assert not p4c_accepts(text, tmp_path)
+
+
+def test_verify_checksum_of_a_constant_refused_with_bmv2s_words(tmp_path):
+    """``verify_checksum(.., 16w0, ..)``: p4c's JSON target is "0x0000", simple_switch dies on a
+    Json::LogicError ("requires arrayValue"; the build's refusal is test_load_refused's); the
+    switch/bmv2json loader failed on a Python TypeError ("malformed BMv2 JSON")."""
+    import json
+
+    from switch.bmv2json import Bmv2JsonError, translate
+    text = program().replace("control VC(inout headers hdr, inout meta_t m) { apply { } }",
+                             "control VC(inout headers hdr, inout meta_t m) { apply { "
+                             "verify_checksum(true, { hdr.h.a }, 16w0, HashAlgorithm.csum16); } }")
+    if not p4c_accepts(text, tmp_path):
+        pytest.skip("needs real p4c on PATH")
+    with pytest.raises(Bmv2JsonError, match="requires arrayValue"):
+        translate(json.loads((tmp_path / "prog.json").read_text()))
