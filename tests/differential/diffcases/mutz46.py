@@ -52,3 +52,22 @@ CASES += [
         headers=_WHOLE_HDRS, fields="    U u;\n    pair_t pr;\n"), frames=_WHOLE_FR)
     for name, body in _WHOLE.items()
 ]
+
+# (probed after seed 5422) a union-member store read by a whole-union copy, `lu.p = hdr.h; U c = lu;`, stays
+# for p4c: its front-end def-use sees the read before the mid end's copy propagation turns it into
+# `c.p = hdr.h` -- so BMv2 runs the store, whose setValid of lu.p invalidates lu.q (read on by `c.q = lu.q`).
+# checkmate-p4c judged the union stores after its own copy propagation (union_copies), found no read left
+# and dropped the store (union_defuse.touches now counts the reads union_copies replaced: fe_whole_reads).
+_READ_BY_COPY = {
+    "local_union": "U lu; lu.q.setValid(); lu.q.v = hdr.h.b; lu.p = hdr.h; U c = lu; c.p.setInvalid(); lu = c; hdr.u = lu;",
+    "header_union": ("hdr.u.q.v = 0x77; hdr.u.p = hdr.h; U c = hdr.u; c.p.setInvalid();\n"
+                     "        U tmp_u; tmp_u.p.setValid(); hdr.u = tmp_u; hdr.u = c;"),
+}
+CASES += [
+    case(f"mutz46_{name}_member_store_read_by_a_whole_union_copy_stays", CAT, program(
+        f"        {body}\n" + ("        hdr.h.a = hdr.u.p.a; hdr.h.b = hdr.u.q.v;\n" if name == "header_union" else "")
+        # (the local case's hdr.u fields are never written: a pooled PHV's, so only its validity is read)
+        + "        hdr.h.c = (hdr.u.p.isValid() ? 16w1 : 16w2) + (hdr.u.q.isValid() ? 16w16 : 16w32);\n",
+        headers=_WHOLE_HDRS, fields="    U u;\n    pair_t pr;\n"), frames=_WHOLE_FR)
+    for name, body in _READ_BY_COPY.items()
+]
