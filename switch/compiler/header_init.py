@@ -93,12 +93,13 @@ def _stored_field(x: dict) -> dict | None:
     return None if lv is None else lv["a"] if lv.get("op") == "slice" else lv
 
 
-_QUIET = ("assign", "decl", "setvalid", "if", "switch_value", "block", "empty", "nop")
+_QUIET = ("assign", "decl", "setvalid", "if", "switch_value", "block", "empty", "nop", "return")
 
 
 def _quiet(x: dict, target) -> bool:
-    """A statement that does not use ``target`` and cannot leave the body early or reach it
-    unseen (no call, action, table, exit or return in it)."""
+    """A statement that does not use ``target`` and cannot reach it unseen (no call, action, table
+    or exit in it; a ``return`` in a branch only skips the body's rest, whose reads still count:
+    fuzz_mutants seed 5639, helper mutz46)."""
     return not mentions(x, target) and not has_call(x) and \
         all(d.get("s") in _QUIET and not d.get("siblings") for d in ir_dicts(x) if "s" in d)
 
@@ -122,6 +123,8 @@ def body_stores_dead(body, target, reads: set) -> tuple[list, set] | None:
     (setValid/setInvalid calls may be there: they read no field), and ``if``/``switch`` statements of those that do not use ``target``
     (fuzz_exprs seed 18152: an empty ``switch``); None where anything else is there."""
     flat = list(_flat_blocks(body))
+    ends = next((i for i, x in enumerate(flat) if x.get("s") == "return"), None)
+    flat = flat if ends is None else flat[:ends]   # (RemoveReturns: nothing runs past a plain `return`)
     if not all(x.get("s") in ("assign", "decl", "setvalid") and not x.get("siblings") and
                (not has_call(x) or _apart_functions(x, target)) or _quiet(x, target) for x in flat):
         return None

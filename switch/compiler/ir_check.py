@@ -59,7 +59,8 @@ _TYPE_TAGS = {"bit", "int", "varbit", "bool", "int_lit", "header", "header_union
               "stack", "error", "enum", "serenum", "extern", "void", "string", "tuple", "list",
               "match_kind"}   # (an action argument nothing reads: a constant, elab_expressions.match_kind_value)
 # keys whose string values are free text, used by the generator only via repr() or not at all
-_TEXT_KEYS = {"program", "msg", "annos", "doc", "format", "where", "load_error", "field_cp_names"}  # where: an assert's location
+_TEXT_KEYS = {"program", "msg", "annos", "doc", "format", "where", "load_error", "field_cp_names",
+              "fe_whole_reads"}  # where: an assert's location; fe_whole_reads: paths union_defuse reads (never generated)
 # keys whose string values are pasted bare into the generated source as Python names or
 # attributes (``{n}``, ``{base}.{f}``, ``{fn}(P, ...)``): the compiler has already made
 # them Python-safe (prefixes such as ``p_``/``v3_``/``X_``, ``pyname``): no keywords

@@ -31,15 +31,37 @@ def _fold_literal(e: Node):
     try:
         if e.kind == "unary" and e.op in ("-", "!", "~"):
             a = _fold_literal(e.a)
+            _typed(e.a, a, e.op == "!")
             return -a if e.op == "-" else (not a) if e.op == "!" else ~a
+        if e.kind == "binary" and e.op in ("&&", "||"):
+            # (p4c's constant folding: the left operand must be bool; the right one is taken as it is
+            # where the left one does not decide -- `false || 1` folds to 1)
+            a = _fold_literal(e.a)
+            _typed(e.a, a, True)
+            return a if a == (e.op == "||") else _fold_literal(e.b)
         if e.kind == "binary" and e.op in _FOLD:
             a, b = _fold_literal(e.a), _fold_literal(e.b)
             if isinstance(a, str) or isinstance(b, str):
                 raise TypeError
+            if e.op in ("==", "!=") and isinstance(a, bool) != isinstance(b, bool):
+                raise P4CompileError(e.loc, f"structured annotation: {e.op} of a bool and an integer (p4c: "
+                                            "both operands must be Boolean, or cannot be compared)")
+            if e.op not in ("==", "!="):
+                _typed(e.a, a, False)
+                _typed(e.b, b, False)
             return _FOLD[e.op](a, b)
     except (TypeError, ZeroDivisionError, ValueError):
         pass
     raise P4CompileError(e.loc, "structured annotation: expected a literal or an expression of literals")
+
+
+def _typed(e: Node, v, boolean: bool) -> None:
+    """A structured annotation's operand ``e`` (folded: ``v``) of the type its operator takes: an
+    integer for arithmetic, bitwise and ordering operators and unary ``-``/``~``, a bool for ``!``
+    and the left side of ``&&``/``||`` (p4c: "expected an integer value", "Expected a boolean
+    value", "cannot be applied to expression ... with type 'bool'": fuzz_mutants seed 5178, helper mutz46)."""
+    if isinstance(v, bool) != boolean:
+        raise P4CompileError(e.loc, f"structured annotation: expected {'a boolean' if boolean else 'an integer'} value")
 
 
 class AnnotationParser:

@@ -355,7 +355,9 @@ def _carry(sts: list, d: str, x: str, val: dict, actions: dict, expand, paths: t
             if k == "assign" and ir_path(nxt["l"]) == x:
                 out[j] = None   # (`X = X`: p4c removes the no-op)
                 continue
-            out[j] = nxt = dict(nxt, **{r: dict(val)})
+            # (p4c's front-end def-use ran before this mid-end pass: it saw the read of ``d``, which
+            # union_defuse.touches still counts -- helper mutz46, `lu.p = hdr.h; U c = lu;` keeps `lu.p = ..`)
+            out[j] = nxt = dict(nxt, **{r: dict(val)}, fe_whole_reads=sorted({*nxt.get("fe_whole_reads", ()), d}))
         elif uses(nxt.get(r) if r else [a.get("e") for a in nxt.get("args") or () if a.get("dir") not in ("out", "inout")]):
             return out, False
         if _writes(nxt, d, actions) or _writes(nxt, x, actions):

@@ -23,6 +23,7 @@ call in a condition) counts as a read: the store is kept.
 """
 from __future__ import annotations
 
+from .copy_paths import ir_path, overlap
 from .elab_common import has_call, ir_dicts, ir_replace
 from .header_init import reduced
 
@@ -80,6 +81,9 @@ def touches(node, target) -> bool:
         return any(touches(x, target) for x in node)
     if not isinstance(node, dict):
         return False
+    if node.get("fe_whole_reads") and (tp := ir_path(target)) is not None and \
+            any(overlap(p, tp) for p in node["fe_whole_reads"]):
+        return True   # (a whole-header read union_copies replaced: p4c's def-use saw it)
     if node.get("op") in _PATH_OPS or node.get("op") == "var":
         if node in path_chain(target) or target in path_chain(node) or _run_time_alias(node, target):
             return True

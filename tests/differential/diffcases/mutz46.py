@@ -52,3 +52,41 @@ CASES += [
         headers=_WHOLE_HDRS, fields="    U u;\n    pair_t pr;\n"), frames=_WHOLE_FR)
     for name, body in _WHOLE.items()
 ]
+
+# (probed after seed 5422) a union-member store read by a whole-union copy, `lu.p = hdr.h; U c = lu;`, stays
+# for p4c: its front-end def-use sees the read before the mid end's copy propagation turns it into
+# `c.p = hdr.h` -- so BMv2 runs the store, whose setValid of lu.p invalidates lu.q (read on by `c.q = lu.q`).
+# checkmate-p4c judged the union stores after its own copy propagation (union_copies), found no read left
+# and dropped the store (union_defuse.touches now counts the reads union_copies replaced: fe_whole_reads).
+_READ_BY_COPY = {
+    "local_union": "U lu; lu.q.setValid(); lu.q.v = hdr.h.b; lu.p = hdr.h; U c = lu; c.p.setInvalid(); lu = c; hdr.u = lu;",
+    "header_union": ("hdr.u.q.v = 0x77; hdr.u.p = hdr.h; U c = hdr.u; c.p.setInvalid();\n"
+                     "        U tmp_u; tmp_u.p.setValid(); hdr.u = tmp_u; hdr.u = c;"),
+}
+CASES += [
+    case(f"mutz46_{name}_member_store_read_by_a_whole_union_copy_stays", CAT, program(
+        f"        {body}\n" + ("        hdr.h.a = hdr.u.p.a; hdr.h.b = hdr.u.q.v;\n" if name == "header_union" else "")
+        # (the local case's hdr.u fields are never written: a pooled PHV's, so only its validity is read)
+        + "        hdr.h.c = (hdr.u.p.isValid() ? 16w1 : 16w2) + (hdr.u.q.isValid() ? 16w16 : 16w32);\n",
+        headers=_WHOLE_HDRS, fields="    U u;\n    pair_t pr;\n"), frames=_WHOLE_FR)
+    for name, body in _READ_BY_COPY.items()
+]
+
+# fuzz_mutants seed 5639 (exit_stmt on fuzz27_store_before_self_init_dropped_through_an_action_call_*): the
+# action's store that a later self-reading header initializer makes dead (fuzz27's rule, p4c has inlined
+# the call) is dead also where the body ends in a `return` (dead code after it): RemoveReturns ends the body
+# there; checkmate-p4c gave up on a body holding a `return` (header_init.body_stores_dead), so BMv2's parsed
+# h2.c read as 342.  A `return` in an `if` still stops it (guard).
+_A342_RET = {
+    "a_final_return": "action a1(in bit<8> q) { hdr.h.setValid(); hdr.h2.c = 342; return; hdr.h.d = 7; }",
+    "a_return_in_a_block": "action a1(in bit<8> q) { hdr.h.setValid(); { hdr.h2.c = 342; return; } }",
+    "a_conditional_return": "action a1(in bit<8> q) { hdr.h.setValid(); hdr.h2.c = 342; if (hdr.h.a == 1) { return; } hdr.h.d = 7; }",
+}
+CASES += [
+    case(f"mutz46_store_before_self_init_dropped_through_an_action_with_{name}", CAT, program(
+        "        switch (hdr.h.b) { 1: { tick(meta.m8); } default: { a1(1); } }\n"
+        "        hdr.h2 = {a = ~hdr.h2.a, b = 1, c = 2, d = 3};\n        hdr.h.c = hdr.h2.c;\n",
+        ingress_decls=f"    {act}\n", top="bit<8> tick(inout bit<8> c) { c = c + 1; return c; }\n"),
+        frames=[(1, H2(0x31, 0x32, 0x3334, 0x35363738, b=1)), (1, H2(0x41, 0x42, 0x4344, 0x45464748, b=2))])
+    for name, act in _A342_RET.items()
+]
