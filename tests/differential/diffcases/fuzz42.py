@@ -33,6 +33,7 @@ control S9(in h_t x, inout bit<8> y) { apply { y = y + x.b; } }
 control S10(inout h_t x, out bit<8> y) { apply { y = x.b + 1; x.c = 5; } }
 control S11(in headers_t h, out bit<8> y) { apply { y = h.h.b + 1; } }
 control S12(inout headers_t h, out bit<8> y) { apply { y = h.h.b + 1; h.h2.a = 3; } }
+control S14(in h_t x, in bit<8> k, out bit<8> y) { apply { y = x.b + k; } }
 """
 _AFTER = " hdr.h.c = (bit<16>)meta.m8; s.apply(hdr.h2, meta.m16[7:0]);"
 for _name, _body in [
@@ -65,6 +66,20 @@ for _name, _decls, _body in [
          + " hdr.h.c = (bit<16>)meta.m8; s.apply(hdr.h, meta.m8);"),
         ("guard_in_header_second_apply_in_an_if_before", "S4() s;", "s.apply(hdr.h, meta.m8); if (hdr.h2.b == 7) { s.apply(hdr.h2, meta.m16[7:0]); } hdr.h.b = 9; "
          + _SW % "meta.m8 = meta.m8 + 2;" + " hdr.h.c = (bit<16>)meta.m8;"),
+        ]:
+    CASES.append(case(f"fuzz42_subcontrol_{_name}", CAT, program(
+        "        " + _body + "\n", ingress_decls=f"    {_decls}\n", top=_TOP, **_KW), frames=_FR))
+
+for _name, _decls, _body in [
+        ("in_case_in_header", "S4() s;", _SW % "s.apply(hdr.h, meta.m8);" + " hdr.h.c = (bit<16>)meta.m8;"),
+        ("in_case_inout_struct", "S12() s;", _SW % "s.apply(hdr, meta.m8);" + " hdr.h.c = (bit<16>)meta.m8;"),
+        ("spelled_differently", "S14() s;", "s.apply(hdr.h, 1, meta.m8); hdr.h.b = 9; " + _SW % "meta.m8 = meta.m8 + 2;"
+         + " hdr.h.c = (bit<16>)meta.m8; s.apply(hdr.h, 8w1, meta.m8);"),
+        ("spelled_with_a_cast", "S14() s;", "s.apply(hdr.h, (bit<8>)1, meta.m8); hdr.h.b = 9; " + _SW % "meta.m8 = meta.m8 + 2;"
+         + " hdr.h.c = (bit<16>)meta.m8; s.apply(hdr.h, 1, meta.m8);"),
+        ("spelled_with_names", "S14() s;", "s.apply(x = hdr.h, k = 1, y = meta.m8); hdr.h.b = 9; " + _SW % "meta.m8 = meta.m8 + 2;"
+         + " hdr.h.c = (bit<16>)meta.m8; s.apply(hdr.h, 1, meta.m8);"),
+        ("in_case_inout_scalar", "S9() s;", "meta.m8 = 3; " + _SW % "s.apply(hdr.h, meta.m8);" + " hdr.h.c = (bit<16>)meta.m8;"),
         ]:
     CASES.append(case(f"fuzz42_subcontrol_{_name}", CAT, program(
         "        " + _body + "\n", ingress_decls=f"    {_decls}\n", top=_TOP, **_KW), frames=_FR))
