@@ -111,6 +111,21 @@ for _name, _body in [
         ]:
     CASES.append(case(f"fuzz42_struct_init_{_name}", CAT, program("        " + _body + "\n", top="bit<8> fb(in h_t x) { return x.b; }\n", **_KW), frames=_FR))
 
+# fuzz_exprs seed 19998 (REJECT): a list of constants in a function p4c inlines twice is its crash
+# ("write set already set") unless its front-end def-use drops every use first -- a store a later
+# assignment of the same list overwrites before a read (inlined_lists._overwritten_stores)
+_TWICE = "        f0(hdr.h.a, hdr.h); f0(hdr.h.b, hdr.h2);\n"
+for _name, _body in [
+        ("store_overwritten", "tuple<bit<9>> tp1 = {9w508}; p1.c[9:1] = tp1[0]; p1.c = (bit<16>)p0;"),
+        ("store_overwritten_by_a_covering_slice", "tuple<bit<9>> tp1 = {9w508}; p1.c[9:1] = tp1[0]; p1.c[15:0] = 5;"),
+        ("store_overwritten_by_an_initializer", "tuple<bit<9>> tp1 = {9w508}; p1.c[9:1] = tp1[0]; bit<8> z = p0; "
+         "p1 = {z, z, (bit<16>)z, 7};"),
+        ("local_store_overwritten", "tuple<bit<9>> tp1 = {9w508}; bit<16> q = 0; q[9:1] = tp1[0]; p1.c = 1; q = 7; p1.c = q;"),
+        ("in_a_branch", "if (p0 != 0) { tuple<bit<9>> tp1 = {9w508}; p1.c[9:1] = tp1[0]; p1.c = 5; }"),
+        ]:
+    CASES.append(case(f"fuzz42_inlined_constant_list_{_name}", CAT, program(
+        _TWICE, top=f"void f0(in bit<8> p0, inout h_t p1) {{ {_body} }}\n", **_KW), frames=_FR[:2]))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
