@@ -19,8 +19,8 @@ also for :func:`switch.compiler.case_entry.entry_copies`).  Inside the case too.
 between them that p4c's front end drops as dead because of a store after the switch (``meta.mh =
 hdr.h2; hdr.h2 = hdr.h; switch (..) { .. } ..; hdr.h2 = hdr.h;``) still ends it here.
 """
-from .base import case, program
-from .fuzz40 import _FR, _KW
+from .base import H, case, program
+from .fuzz40 import _FR, _KW, _h
 
 CAT = "front end (p4c-compatible)"
 
@@ -125,6 +125,28 @@ for _name, _body in [
         ]:
     CASES.append(case(f"fuzz42_inlined_constant_list_{_name}", CAT, program(
         _TWICE, top=f"void f0(in bit<8> p0, inout h_t p1) {{ {_body} }}\n", **_KW), frames=_FR[:2]))
+
+# fuzz_tables seed 3399 (FRAMES): p4c's front-end def-use takes an extern's `out` argument as written,
+# so a table's action storing the place (its only use) before `execute_meter(i, place)` or
+# `r.read(place, i)` after the apply loses the store; BMv2 writes nothing there for `i` out of range,
+# the place keeps its parsed value (dead_reads.drop_action_stores_before_extern_outs)
+_EXT = """
+    meter(4, MeterType.packets) mt;
+    register<bit<8>>(4) r;
+    action a4() { hdr.h2.b = hdr.h.b ^ 8w0x9b; meta.m8 = 1; }
+    action a12() { mt.execute_meter((bit<32>)hdr.h.a[2:0], hdr.h2.b); }
+    action a13() { r.read(hdr.h2.b, (bit<32>)hdr.h.a[2:0]); }
+    table t { key = { hdr.h.b: exact; } actions = { a4; NoAction; } const default_action = a4(); }
+"""
+_EXT_FR = [(1, H(a1, 7, 0x1234, 0x11223344, _h(0x31, 0x55667788, 2) + bytes(range(0x20, 0x30)))) for a1 in (0x31, 0x36, 0x05)]
+for _name, _body in [
+        ("meter_after_the_apply", "t.apply(); a12();"),
+        ("register_read_after_the_apply", "t.apply(); hdr.h.c = 5; a13();"),
+        ("meter_in_the_body_after_the_apply", "t.apply(); mt.execute_meter((bit<32>)hdr.h.a[2:0], hdr.h2.b);"),
+        ("guard_read_between", "t.apply(); hdr.h.c = (bit<16>)hdr.h2.b; a12();"),
+        ]:
+    CASES.append(case(f"fuzz42_table_action_store_before_an_extern_out_{_name}", CAT, program(
+        f"        {_body}\n", ingress_decls=_EXT, **_KW), frames=_EXT_FR))
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
