@@ -463,7 +463,8 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
 def _copy_in(st: dict, path: str, val: dict, copies: dict) -> list:
     """A function called by statement ``st`` or inside its value with ``path`` as an ``inout`` argument:
     p4c has inlined it, its copy-in reads the copy, the copy-back writes the path -- here the
-    path is given the copy's value first (``[path = val]``; fuzz_exprs seed 18175).  Under a ``?:``
+    path is given the copy's value first (``[path = val]``; fuzz_exprs seed 18175; a slice of it
+    given as the argument gets the copy's bits, seed 20114).  Under a ``?:``
     arm or the right operand of ``&&``/``||`` (SideEffectOrdering's ``if`` around the inlined call)
     only where that operand runs: ``[if (guard) { path = val; }]``, the guard read with ``copies``
     put in (:func:`.call_copies.call_guard`; helper mutz40: ``switch (h.a) { 7: { m = 3; } } h.d =
@@ -471,19 +472,29 @@ def _copy_in(st: dict, path: str, val: dict, copies: dict) -> list:
     calls a function or another call may write what it reads."""
     lv, guards = None, []
     for d in ir_dicts(st):
-        if (d.get("op") == "call_fn_out" or d.get("s") == "call_fn") and any(a.get("dir") == "inout" and ir_path(a["e"]) == path
-                                                 and a["e"].get("op") in _PATH_OPS for a in d["args"]):
-            lv = next(a["e"] for a in d["args"] if a.get("dir") == "inout" and ir_path(a["e"]) == path)
+        args = [a["e"] for a in d.get("args") or () if (d.get("op") == "call_fn_out" or d.get("s") == "call_fn")
+                and a.get("dir") == "inout" and _sliced_path(a["e"]) == path]
+        if args:
+            lv = args[0]
             guards.append(call_guard(st, d))
     if lv is None or None in guards:
         return []
-    store = {"s": "assign", "l": dict(lv), "r": dict(val)}
+    # (a slice of the path, `tick(h.e1[25:24])`: its bits get the copy's, helper fuzz42, fuzz_exprs seed 20114)
+    put = (lambda e: dict(e, a=put(e["a"])) if e.get("op") == "slice" else dict(val))  # noqa: E731
+    store = {"s": "assign", "l": dict(lv), "r": put(lv)}
     if True in guards:
         return [store]
     guard = guards[0]
     for g in guards[1:]:   # (`c ? tk(m) : tk(m) + 1`: either arm)
         guard = {"op": "bin", "o": "||", "a": guard, "b": g, "t": ["bool"]}
     return [{"s": "if", "c": _put_all(guard, copies), "then": [store], "else": []}]
+
+
+def _sliced_path(e: dict):
+    """The path ``e`` names, or the one a (nested) constant slice ``e`` is part of; None otherwise."""
+    while e.get("op") == "slice":
+        e = e["a"]
+    return ir_path(e) if e.get("op") in _PATH_OPS else None
 
 
 def _past_call(copies: dict, body: list | None) -> None:

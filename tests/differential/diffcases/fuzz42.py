@@ -148,6 +148,18 @@ for _name, _body in [
     CASES.append(case(f"fuzz42_table_action_store_before_an_extern_out_{_name}", CAT, program(
         f"        {_body}\n", ingress_decls=_EXT, **_KW), frames=_EXT_FR))
 
+# fuzz_exprs seed 20114 (FRAMES): a single case's copy goes on into a function's inout argument that is
+# a slice of the copied field (`tick(hdr.h.c[9:8]);`): p4c's inlined copy-in reads the copy's bits, the
+# copy-back writes the slice of the field (switch_copies._copy_in)
+_TICK = "bit<8> tick(inout bit<2> c) { c = c + 1; return (bit<8>)c; }\n"
+for _name, _body in [
+        ("call_statement", _SW % "hdr.h.c = 0x39a;" + " tick(hdr.h.c[9:8]);"),
+        ("call_in_a_value", _SW % "hdr.h.c = 0x39a;" + " hdr.h.b = tick(hdr.h.c[9:8]) + 1;"),
+        ("nested_slice", _SW % "hdr.h.c = 0x39a;" + " tick(hdr.h.c[11:4][5:4]);"),
+        ]:
+    CASES.append(case(f"fuzz42_single_case_copy_into_an_inout_slice_argument_{_name}", CAT, program(
+        f"        {_body}\n", top=_TICK, **_KW), frames=_FR))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
