@@ -499,8 +499,9 @@ def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple =
         elif k in ("switch_value", "switch_action"):
             for c in st["cases"]:
                 drop_dead_field_stores(c["body"], paths, expand, rest, scalars, action_body)
-            for p in list(st.get("copies") or ()):   # (a copy whose store is gone)
-                if not any(d.get("s") == "assign" and _path(d["l"]) == p for c in st["cases"] for d in ir_dicts(c["body"])):
+            for p in list(st.get("copies") or ()):   # (a copy whose store is gone; not a sub-control's copy-back)
+                if not any(d.get("s") == "assign" and _path(d["l"]) == p or d.get("s") == "apply_control"
+                           for c in st["cases"] for d in ir_dicts(c["body"])):
                     del st["copies"][p]
         i += 1
 

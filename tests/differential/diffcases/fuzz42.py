@@ -74,6 +74,8 @@ for _name, _decls, _body in [
         ("in_case_in_header", "S4() s;", _SW % "s.apply(hdr.h, meta.m8);" + " hdr.h.c = (bit<16>)meta.m8;"),
         ("in_case_inout_struct", "S12() s;", _SW % "s.apply(hdr, meta.m8);" + " hdr.h.c = (bit<16>)meta.m8;"),
         ("in_case_inout_struct_after_a_store", "S12() s;", _SW % "hdr.h.b = hdr.h2.b + 1; s.apply(hdr, meta.m8);" + " hdr.h.c = (bit<16>)meta.m8;"),
+        ("in_case_inout_struct_after_a_switch", "S12() s;", "meta.m8 = 1; " + _SW % "meta.m8 = meta.m8 + 1;" + " "
+         + _SW % "hdr.h.b = hdr.h2.b + 1; s.apply(hdr, meta.m8);" + " hdr.h.c = (bit<16>)meta.m8;"),
         ("spelled_differently", "S14() s;", "s.apply(hdr.h, 1, meta.m8); hdr.h.b = 9; " + _SW % "meta.m8 = meta.m8 + 2;"
          + " hdr.h.c = (bit<16>)meta.m8; s.apply(hdr.h, 8w1, meta.m8);"),
         ("spelled_with_a_cast", "S14() s;", "s.apply(hdr.h, (bit<8>)1, meta.m8); hdr.h.b = 9; " + _SW % "meta.m8 = meta.m8 + 2;"
