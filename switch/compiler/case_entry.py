@@ -51,15 +51,10 @@ def entry_copies(stmts: list, expand=None, copied=frozenset()) -> dict:
             work[:0] = st["body"]
             continue
         if k == "inlined_end":   # (the parameters' variables are the inlined body's own)
-            for p in [p for p, v in known.items() if any(n is None or overlap(r, n) for r in [p, *path_reads(v)] for n in st["names"])]:
-                del known[p]
+            end_inlined(known, st["names"])
             continue
-        temps = (st.get("copy_args") or st.get("fn") in copied) and k == "apply_control"
-        # (applied with different arguments: an inout struct too is a temporary's, not in place)
-        body = expand(dict(st, args=[a for a in st["args"] if not temps or not _temporary(a)])) \
-            if k == "apply_control" and expand is not None else None
-        if body is not None and not any(d.get("s") == "return" for d in ir_dicts(body)):
-            work[:0] = _inlined_apply(st, body, temps)
+        if (inlined := expand_apply(st, expand, copied)) is not None:
+            work[:0] = inlined
             continue
         dest, val = (st["n"], st.get("init")) if k == "decl" else \
             (ir_path(st["l"]), st["r"]) if k == "assign" and st["l"].get("op") != "slice" else (None, None)
@@ -83,6 +78,33 @@ def entry_copies(stmts: list, expand=None, copied=frozenset()) -> dict:
         if not any(overlap(r, dest) for r in path_reads(val)):
             known[dest] = val
     return known
+
+
+def expand_apply(st: dict, expand, copied=frozenset()) -> list | None:
+    """Statement ``st``, where it is a sub-control apply whose body ``expand`` gives (not one that
+    returns: RemoveReturns' flag joins), as p4c's inliner pastes it (:func:`_inlined_apply`), then
+    an ``inlined_end`` mark for the body's locals; otherwise None.  ``copied``: the instances applied
+    with different arguments (their header, stack and struct arguments, an ``inout`` struct too,
+    are the instance's temporaries, not in place)."""
+    if st.get("s") != "apply_control" or expand is None:
+        return None
+    temps = bool(st.get("copy_args") or st.get("fn") in copied)
+    body = expand(dict(st, args=[a for a in st["args"] if not temps or not _temporary(a)]))
+    if body is None or any(d.get("s") == "return" for d in ir_dicts(body)):
+        return None
+    local = [d["n"] for d in ir_dicts(body) if d.get("s") == "decl"]
+    if temps and not st.get("copy_args"):
+        # (told by the source before every apply is elaborated: the code generator keeps the
+        # temporaries the copies read, however subcontrol_args.mark_copied_applies marks it)
+        st["keep_temps"] = True
+    return _inlined_apply(st, body, temps) + ([{"s": "inlined_end", "names": local}] if local else [])
+
+
+def end_inlined(known: dict, names: list) -> None:
+    """In place: drop the copies in ``known`` of or reading ``names`` (an ``inlined_end`` mark's; a
+    None: everything)."""
+    for p in [p for p, v in known.items() if any(n is None or overlap(r, n) for r in [p, *path_reads(v)] for n in names)]:
+        del known[p]
 
 
 def _inlined_apply(call: dict, body: list, copied: bool = False) -> list:

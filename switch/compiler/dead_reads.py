@@ -425,6 +425,27 @@ def _state_key(state: tuple | None):
     return None if state is None else json.dumps(state[:3], sort_keys=True)
 
 
+#: statements whose ``out`` argument ``l`` p4c's def-use takes as written (BMv2 writes nothing with the
+#: index ``i`` out of range)
+_EXTERN_OUTS = ("reg_read", "meter")
+
+
+def drop_action_stores_before_extern_outs(stmts: list, expand) -> None:
+    """The stores of the actions a table applied in ``stmts`` (a control's body) runs that what
+    follows the apply overwrites before a read, where a ``register.read`` or ``execute_meter`` follows
+    it (in ``stmts`` or in an action they call): p4c's front-end def-use drops them
+    (:func:`drop_dead_action_stores`, through ``expand`` -- the elaborator's ``inlined_for_copies``
+    with the statements after the apply), and with the extern's index out of range BMv2 writes
+    nothing there, so the place keeps the value it had before the store (fuzz_tables seed 3399,
+    helper fuzz42: ``hdr.h2.b = ..`` in a table's action, ``a12();`` after the apply holding
+    ``m.execute_meter(i, hdr.h2.b)``)."""
+    for i, st in enumerate(stmts):
+        rest = stmts[i + 1:]
+        if st.get("s") == "apply" and any(d.get("s") in _EXTERN_OUTS for d in ir_dicts(
+                [rest] + [expand(c) for c in ir_dicts(rest) if c.get("s") == "call_action"])):
+            expand(st, (rest,))
+
+
 def drop_stores_before_extern_outs(x) -> None:
     """A store right before a ``register.read`` or ``execute_meter`` that writes the same place
     (``hdr.h.b = 77; r.read(hdr.h.b, i);``, ``bit<2> c = 3; m.execute_meter(i, c);``) is dead to
@@ -493,8 +514,9 @@ def drop_dead_field_stores(stmts: list, paths: list, expand=None, after: tuple =
         elif k in ("switch_value", "switch_action"):
             for c in st["cases"]:
                 drop_dead_field_stores(c["body"], paths, expand, rest, scalars, action_body)
-            for p in list(st.get("copies") or ()):   # (a copy whose store is gone)
-                if not any(d.get("s") == "assign" and _path(d["l"]) == p for c in st["cases"] for d in ir_dicts(c["body"])):
+            for p in list(st.get("copies") or ()):   # (a copy whose store is gone; not a sub-control's copy-back)
+                if not any(d.get("s") == "assign" and _path(d["l"]) == p or d.get("s") == "apply_control"
+                           for c in st["cases"] for d in ir_dicts(c["body"])):
                     del st["copies"][p]
         i += 1
 
@@ -590,6 +612,8 @@ def _fate(stmts: list, lp: str, expand, span=None, after: tuple = ()):
                 continue
         if k == "assign" and _covers(x["l"], lp, span) and not any(_overlap(r, lp) for r in path_reads(x["r"], [])):
             return True
+        if k in _EXTERN_OUTS and _covers(x["l"], lp, span) and not any(_overlap(r, lp) for r in path_reads(x["i"], [])):
+            return True   # (an extern's `out` argument: a write for p4c's def-use, fuzz_tables seed 3399)
         if k == "call_fn" and any(a["dir"] == "out" and _covers(a["e"], lp, span) for a in x["args"]) and \
                 untouched([dict(x, args=[a for a in x["args"] if a["dir"] != "out"])], lp):
             return True   # (an out argument is written whatever the body does: the inliner's copy-back)

@@ -13,7 +13,7 @@ from .ast import Node
 from .checks_decls import dead_division_by_zero
 from .extern_params import by_position, METHODS
 from .union_defuse import drop_dead_union_stores
-from .dead_reads import drop_dead_indexed_reads, drop_stores_before_whole_copies
+from .dead_reads import drop_action_stores_before_extern_outs, drop_dead_indexed_reads, drop_stores_before_whole_copies
 from .switch_cases import drop_unvisited_locals
 from .switch_copies import drop_self_reading_copies, propagate_copies
 from .union_copies import propagate_union_copies
@@ -137,6 +137,7 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
         out = drop_dead_indexed_reads(out, lambda c: (self.subcontrol_of(c) or {}).get("body"))
         if root and self.ctx.get("kind") == "control" and not self.ctx.get("in_action"):
             drop_stores_before_whole_copies(out, lambda q: (self.actions.get(q) or {}).get("body"))
+            drop_action_stores_before_extern_outs(out, self.inlined_for_copies)
         out = drop_stores_before_self_init(out, self.__dict__.get("self_inits", {}),
                                            lambda q: (self.actions.get(q) or {}).get("body"),
                                            lambda c: (self.subcontrol_of(c) or {}).get("body"), self.self_init_body_stores)

@@ -170,11 +170,13 @@ class SwitchRules:
             # (also with p4c's strength reduction, which its front end runs before: `x = x - x`
             # stores 0, fuzz_exprs seed 12527)
             sb = self.ctx.get("stmts_before")   # (the statements before it in its list: their copies)
-            entry = entry_copies(sb[2] + sb[1], self.inlined_for_copies, differing_instances(self.ctx["node"], self.ctx["scope"])) \
-                if sb and sb[0] is s and self.ctx.get("kind") == "control" and not self.ctx.get("in_action") else None
+            control = self.ctx.get("kind") == "control" and not self.ctx.get("in_action")
+            copied = differing_instances(self.ctx["node"], self.ctx["scope"]) if control else frozenset()
+            entry = entry_copies(sb[2] + sb[1], self.inlined_for_copies, copied) if sb and sb[0] is s and control else None
             single_case_copies(out, lambda x: k if (k := self.fold(x)) is not None else self.fold_condition(x),
                                *self.call_copy_locals(out), elem_of=self.stack_elem,
-                               members_of=self.struct_fields, entry=entry)
+                               members_of=self.struct_fields, entry=entry,
+                               expand=self.inlined_for_copies if control else None, copied=copied)
         return out
 
     def call_copy_locals(self, sw: dict) -> tuple:

@@ -120,12 +120,14 @@ def _read_names(owner: Node) -> set:
     """The names ``owner`` uses, less those only stores to locals nothing reads use (and such a
     local's own name): p4c's front-end def-use removes those stores, and then the declarations
     nothing names, before it inlines (fuzz_exprs seed 12502: ``tuple<..> tp = {..}; l1 = tp[0];``
-    with ``l1`` never read, in a function inlined seven times, is no crash)."""
+    with ``l1`` never read, in a function inlined seven times, is no crash), and less those only
+    stores a later assignment overwrites before a read use (:func:`_overwritten_stores`)."""
     nodes = list(_nodes(owner))
     mine = {x.name for x in nodes if x.kind == "var"}
     dead: set = set()
+    overwritten = _overwritten_stores(nodes)
     while True:
-        skip: set = set()
+        skip = {id(y) for x in overwritten for y in _nodes(x.rhs)}
         for x in nodes:
             if x.kind == "assign" and isinstance(x.lhs, Node) and x.lhs.kind == "name" and x.lhs.name in mine:
                 skip.add(id(x.lhs))
@@ -138,6 +140,57 @@ def _read_names(owner: Node) -> set:
         if now == dead:
             return used
         dead = now
+
+
+def _overwritten_stores(nodes: list) -> list:
+    """The assignments among ``nodes`` that a later assignment of the same statement list overwrites
+    (all of it: the same path, one holding it, a slice holding its bits) before anything there names
+    the path's root; only assignments and declarations without a call in between -- p4c's
+    front-end def-use drops them before it inlines (fuzz_exprs seed 19998, helper fuzz42:
+    ``tuple<bit<9>> tp1 = {..}; p1.e0[9:1] = tp1[0]; p1.e0 = ..;`` in a function inlined twice is
+    no crash)."""
+    out = []
+    for blk in nodes:
+        stmts = blk.stmts if blk.kind == "block" else []
+        for i, st in enumerate(stmts):
+            target = _store_path(st.lhs) if st.kind == "assign" else None
+            if target is None or any(x.kind == "call" for x in _nodes(st.rhs)):
+                continue
+            for later in stmts[i + 1:]:
+                if later.kind not in ("assign", "var") or any(x.kind == "call" for x in _nodes(later)):
+                    break
+                names = {x.name for x in _nodes(later.rhs if later.kind == "assign" else later.init) if x.kind == "name"}
+                cover = _store_path(later.lhs) if later.kind == "assign" else None
+                if target[0] not in names and cover is not None and _covers(cover, target):
+                    out.append(st)
+                    break
+                if target[0] in names or later.kind == "assign" and target[0] in {
+                        x.name for x in _nodes(later.lhs) if x.kind == "name"} or later.kind == "var" and later.name == target[0]:
+                    break
+    return out
+
+
+def _store_path(e):
+    """An assignment target as (root name, path text, bits (hi, lo) or None); None where it is not
+    a path of names, members and constant indexes or a constant slice of one."""
+    bits = None
+    if e.kind == "slice":
+        if e.hi.kind != "int" or e.lo.kind != "int":
+            return None
+        bits, e = (e.hi.value, e.lo.value), e.a
+    parts = []
+    while e.kind in ("member", "index"):
+        if e.kind == "index" and e.index.kind != "int":
+            return None
+        parts.append(f".{e.name}" if e.kind == "member" else f"[{e.index.value}]")
+        e = e.base
+    return (e.name, e.name + "".join(reversed(parts)), bits) if e.kind == "name" else None
+
+
+def _covers(cover: tuple, target: tuple) -> bool:
+    if cover[2] is not None:   # (a slice: of the same field, holding every bit the target stores)
+        return cover[1] == target[1] and target[2] is not None and cover[2][0] >= target[2][0] and cover[2][1] <= target[2][1]
+    return target[1] == cover[1] or target[1].startswith((cover[1] + ".", cover[1] + "["))
 
 
 def _function_copies(callers: list, funcs: dict) -> dict:

@@ -49,8 +49,10 @@ def instance_temp(call: dict, arg: dict) -> dict:
 def differing_instances(control, scope) -> set:
     """The sub-control instances (their blocks' ``fn``) that ``control`` (an AST node) applies with
     different arguments at different places -- compared as written (their AST, locations left
-    out), which is what :func:`mark_copied_applies` finds on the IR for all but odd spellings of one
-    value (``1`` and ``8w1``).  ``scope``: the control's, where its instances are declared."""
+    out, integer literals by value, casts of them too), which is what :func:`mark_copied_applies`
+    finds on the IR for all but odd spellings of one value; where it is told wrong that they
+    differ, the applies that are read through temporaries keep them (``keep_temps``,
+    :func:`.case_entry.expand_apply`).  ``scope``: the control's, where its instances are declared."""
     seen: dict = {}
     for n in walk(getattr(control, "body", None)):
         if n.kind == "call" and n.fn.kind == "member" and n.fn.name == "apply" and n.fn.base.kind == "name":
@@ -61,7 +63,12 @@ def differing_instances(control, scope) -> set:
 
 
 def _written(v):
-    """``v`` (AST nodes, lists of them) as a comparable value, locations left out."""
+    """``v`` (AST nodes, lists of them) as a comparable value, locations left out, an integer
+    literal by its value (``1`` is ``8w1`` for an 8-bit parameter: p4c's inliner sees them typed)."""
+    while isinstance(v, Node) and v.kind == "cast" and v.a.kind in ("int", "cast"):
+        v = v.a   # (`(bit<8>)1`: a constant p4c has folded)
+    if isinstance(v, Node) and v.kind == "int":
+        return ("int", v.value)
     if isinstance(v, Node):
         return (v.kind, tuple((k, _written(x)) for k, x in sorted(v._attrs.items()) if not isinstance(x, Loc)))
     if isinstance(v, (list, tuple)):

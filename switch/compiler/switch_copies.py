@@ -56,7 +56,7 @@ from .elab_common import has_call, ir_dicts, ir_replace
 from .copy_paths import ir_path, may_write, overlap, path_reads, put_path, same_objects
 from .dead_reads import drop_dead_field_stores
 from .header_init import folded, has_method_call
-from .case_entry import mux_of as _mux_of
+from .case_entry import end_inlined, expand_apply, mux_of as _mux_of
 from .stack_copies import hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, \
     struct_member_assigns, whole_operands, whole_step, whole_uses
 
@@ -77,6 +77,16 @@ def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
             if parents is not None:
                 parents[id(st)] = sts
     return flat
+
+
+def _inlined(flat: list, fold, expand, copied, depth: int = 0) -> list:
+    """``flat`` with each sub-control apply that :func:`.case_entry.expand_apply` inlines replaced by
+    its statements (opened as :func:`_straight` does, applies in them inlined in turn)."""
+    out: list = []
+    for st in flat:
+        inl = expand_apply(st, expand, copied) if depth < 4 else None
+        out += [st] if inl is None else _inlined(_straight(inl, fold, []), fold, expand, copied, depth + 1)
+    return out
 
 
 _LOOP_STOPS = ("break", "continue", "return", "exit", "call_fn")
@@ -126,7 +136,8 @@ def _unrolled(block: list, fold, limit: int = 64) -> list | None:
     return list(init) + [{"s": "block", "body": _put_all(copy.deepcopy(body), env)} for env in envs]
 
 
-def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, members_of=None, entry=None) -> None:
+def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, members_of=None, entry=None,
+                       expand=None, copied=frozenset()) -> None:
     """Marks ``sw`` (a switch of one case, see the module docstring) for the block it is in:
     ``returns`` when the case's straight-line part ends in a ``return``; ``copies`` -- path ->
     the value that part last assigns it, for :func:`propagate_copies`.  A function called there
@@ -136,17 +147,25 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
     element type (whole-stack copies and the case's locals: :mod:`.stack_copies`); ``members_of``: a
     struct type's members (a whole-struct copy is one per member, ``struct_member_assigns``);
     ``entry``: the copies the statements before the switch leave (:func:`.case_entry.entry_copies`), which the
-    case's values read up to a write of what they name."""
+    case's values read up to a write of what they name.  A sub-control applied in the case is its
+    body as p4c inlines it (``expand``, ``copied``: :func:`.case_entry.expand_apply`): its copy-backs
+    are copies past the switch too (helper fuzz42: ``switch (h.a) { 0x31: { s.apply(hdr.h, meta.m8); }
+    }`` with ``y = x.b + 1;`` in the body writes ``hdr.h.b + 1`` into meta.m8 on every packet)."""
     body = sw["cases"][0]["body"]
     declared = {d.get("n") for d in ir_dicts(body) if d.get("s") == "decl"}
     parents: dict = {}
-    flat = [m for st in _straight(body, fold, [], parents) for m in struct_member_assigns(st, members_of) or [st]]
+    flat = _inlined(_straight(body, fold, [], parents), fold, expand, copied)
+    flat = [m for st in flat for m in struct_member_assigns(st, members_of) or [st]]
     declared |= {d["n"] for d in flat if d.get("s") == "decl"}   # (struct_member_assigns' temporaries)
     entry = dict(entry or {})
     avail: dict = {}
     wholes: dict = {}   # path -> {"op": "whole", "v": the header it copies} (whole_step)
     tuples: dict = {}   # a tuple local -> its elements' values (p4c splits tuples into elements)
     for i, st in enumerate(flat):
+        if st.get("s") == "inlined_end":   # (an inlined sub-control body's variables)
+            for known in (avail, entry, wholes, tuples):
+                end_inlined(known, st["names"])
+            continue
         if st.get("s") == "return":   # (an exit sets no flag: RemoveReturns leaves it)
             sw["returns"] = True
             break
@@ -188,7 +207,7 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
             del entry[p]
         for p in [p for p, items in tuples.items() if may_write(st, p) or any(may_write(st, r) for r in path_reads(items))]:
             del tuples[p]
-        if st.get("s") == "call_fn" and fn_of is not None and fresh is not None:
+        if st.get("s") == "call_fn" and fn_of is not None and fresh is not None and id(st) in parents:
             rec = fn_of(st["fn"])
             flat_fn = None if rec is None or rec.get("body") is None else _straight(rec["body"], fold, [])
             for path, (t, val) in call_copies(st, rec, flat_fn, before).items():
@@ -444,7 +463,8 @@ def _carry(stmts: list, copies: dict, expand=None, after: tuple = (), decls=froz
 def _copy_in(st: dict, path: str, val: dict, copies: dict) -> list:
     """A function called by statement ``st`` or inside its value with ``path`` as an ``inout`` argument:
     p4c has inlined it, its copy-in reads the copy, the copy-back writes the path -- here the
-    path is given the copy's value first (``[path = val]``; fuzz_exprs seed 18175).  Under a ``?:``
+    path is given the copy's value first (``[path = val]``; fuzz_exprs seed 18175; a slice of it
+    given as the argument gets the copy's bits, seed 20114).  Under a ``?:``
     arm or the right operand of ``&&``/``||`` (SideEffectOrdering's ``if`` around the inlined call)
     only where that operand runs: ``[if (guard) { path = val; }]``, the guard read with ``copies``
     put in (:func:`.call_copies.call_guard`; helper mutz40: ``switch (h.a) { 7: { m = 3; } } h.d =
@@ -452,19 +472,29 @@ def _copy_in(st: dict, path: str, val: dict, copies: dict) -> list:
     calls a function or another call may write what it reads."""
     lv, guards = None, []
     for d in ir_dicts(st):
-        if (d.get("op") == "call_fn_out" or d.get("s") == "call_fn") and any(a.get("dir") == "inout" and ir_path(a["e"]) == path
-                                                 and a["e"].get("op") in _PATH_OPS for a in d["args"]):
-            lv = next(a["e"] for a in d["args"] if a.get("dir") == "inout" and ir_path(a["e"]) == path)
+        args = [a["e"] for a in d.get("args") or () if (d.get("op") == "call_fn_out" or d.get("s") == "call_fn")
+                and a.get("dir") == "inout" and _sliced_path(a["e"]) == path]
+        if args:
+            lv = args[0]
             guards.append(call_guard(st, d))
     if lv is None or None in guards:
         return []
-    store = {"s": "assign", "l": dict(lv), "r": dict(val)}
+    # (a slice of the path, `tick(h.e1[25:24])`: its bits get the copy's, helper fuzz42, fuzz_exprs seed 20114)
+    put = (lambda e: dict(e, a=put(e["a"])) if e.get("op") == "slice" else dict(val))  # noqa: E731
+    store = {"s": "assign", "l": dict(lv), "r": put(lv)}
     if True in guards:
         return [store]
     guard = guards[0]
     for g in guards[1:]:   # (`c ? tk(m) : tk(m) + 1`: either arm)
         guard = {"op": "bin", "o": "||", "a": guard, "b": g, "t": ["bool"]}
     return [{"s": "if", "c": _put_all(guard, copies), "then": [store], "else": []}]
+
+
+def _sliced_path(e: dict):
+    """The path ``e`` names, or the one a (nested) constant slice ``e`` is part of; None otherwise."""
+    while e.get("op") == "slice":
+        e = e["a"]
+    return ir_path(e) if e.get("op") in _PATH_OPS else None
 
 
 def _past_call(copies: dict, body: list | None) -> None:

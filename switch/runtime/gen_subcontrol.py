@@ -99,6 +99,8 @@ class SubControlGen:
                 if arg["dir"] == "out":
                     fresh.append((f"{sl}.{attr}", t))
             self.emit(ind, f"{sl}.{attr} = {v}")
+        if s.get("keep_temps") and not copied:   # (case_entry.expand_apply: read by a copy after the apply)
+            kept += [i for i, a in enumerate(args) if a["e"]["t"][0] in _AGG and not a.get("siblings") and i not in kept]
         for v, t in fresh:   # an `out` one starts invalid (after every copy-in)
             self.invalidate(ind, v, t)
         outs = [i for i, a in enumerate(args) if a["dir"] in ("out", "inout")]

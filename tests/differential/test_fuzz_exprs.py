@@ -33,6 +33,7 @@ SEEDS += [17951, 18038, 18152]   # a single-case switch ?: with same arms; a sel
 SEEDS += [18175, 18358]   # a single-case switch copy into an inout argument in an expression; a sub-control store in an if arm before a self-reading initializer (fixed by helper fuzz37)
 SEEDS += [18770]   # a known constant past an unrolled for loop deciding a ?: under ++ (fixed by helpers fuzz38, fuzz39)
 SEEDS += [19185]   # dead stores of a stack read past the end in an unrolled loop's iterations, past a call and a switch (fixed by helper fuzz41)
+SEEDS += [19998, 20114]   # a constant list whose only use is an overwritten store, in a function inlined twice; a single-case switch copy into an inout slice argument (fixed by helper fuzz42)
 
 
 targets, pytestmark, test_generator_is_deterministic, test_random_program_same_as_bmv2 = fuzz_seed_tests(
