@@ -58,7 +58,7 @@ from .dead_reads import drop_dead_field_stores
 from .header_init import folded, has_method_call
 from .case_entry import end_inlined, expand_apply, mux_of as _mux_of
 from .stack_copies import hoist_case_locals, split_call_args, split_stack_read, stack_element_copies, \
-    struct_member_assigns, whole_operands, whole_step, whole_uses
+    struct_member_assigns, whole_step, whole_uses
 
 
 def _straight(sts: list, fold, flat: list, parents: dict | None = None) -> list:
