@@ -5,8 +5,11 @@ ingress, the packet replication engine and egress (see :mod:`.pipeline` for the
 order of operations), returning the frames that leave the switch.  A received packet
 starts from the headers of the pass that ended last, all invalid but with their field
 values, as BMv2 reuses a PHV from its pool (unless it follows within ``REUSE_GAP_S``); an
-I2E clone, a resubmitted and a recirculated packet, which BMv2 parses again into a PHV of
-their own from the same pool, start from the next released pass's headers.  The headers
+I2E clone, which BMv2 parses again into a PHV of its own from the same pool, starts from the next
+released pass's headers.  A resubmitted or recirculated copy takes its PHV at the end of ingress or
+egress (``clone_no_phv_ptr``) while the original still holds its own, which is released right
+after, on top of the pool: a chain of resubmits or recirculations alternates between two PHVs, and
+an invalid header's field bumped each pass grows every other pass (helper recirc47).  The headers
 inside the metadata struct are PHV headers too: they come from the same pooled pass.  An E2E
 clone and a replica take the next pooled pass's PHV too and copy the valid headers into it, as BMv2's
 ``PHV::copy_headers`` does (an invalid one keeps that PHV's values; an E2E clone's other
@@ -173,9 +176,9 @@ class Engine:
         # processed, in the order they started ingress or egress (a pass seen again moves to
         # the end); when the next packet is received they are released onto ``_pool`` in that
         # order, so the pass processed last is on top: the received packet takes its headers
-        # (see :meth:`_headers`), its I2E clones, resubmitted and recirculated passes the next
-        # ones, and every other copy BMv2 makes (a replica, an E2E clone) uses one up
-        # (:meth:`_pooled`).  ``_last_t`` is when the previous received packet started.
+        # (see :meth:`_headers`), its I2E clones the next ones, and every other copy BMv2 makes
+        # (a replica, an E2E clone) uses one up (:meth:`_pooled`); a resubmitted or recirculated
+        # pass takes the top one and releases its original right away (:meth:`_requeued`).  ``_last_t`` is when the previous received packet started.
         self._passes: list = []
         self._pool: list = []
         self._last_t = -1.0
@@ -212,9 +215,10 @@ class Engine:
         self.dump = opts.dump_packet_data
 
     # one parse of a frame into fresh headers/metadata
-    def _parsed(self, data: bytes, port: int, itype: int, tr, carry=None, set_port=True) -> PacketState:
+    def _parsed(self, data: bytes, port: int, itype: int, tr, carry=None, set_port=True, phv=None) -> PacketState:
+        """``phv``: ``(src,)``, the pooled pass (None: a fresh PHV) the copy took already (_requeued)."""
         P = PacketState(data, port, tr)
-        P.hdr = self._headers() if itype == I_NORMAL else self._pooled()
+        P.hdr = self._headers() if itype == I_NORMAL else self._pooled() if phv is None else self._from(phv[0])
         P.meta = self._new_meta()
         sm = P.sm = self.new_sm()
         if set_port:
@@ -273,11 +277,25 @@ class Engine:
 
     def _reuse(self, pool):
         """The next pooled pass's headers, reset; ``_src`` keeps that pass for :meth:`_new_meta`."""
-        if not pool:
-            self._src = None
-            return self.new_headers()
-        self._src = src = pool.pop()
-        return self.reuse_headers(src.hdr)
+        return self._from(pool.pop() if pool else None)
+
+    def _from(self, src):
+        """The headers of pooled pass ``src``, reset (fresh ones for None); ``_src`` keeps it."""
+        self._src = src
+        return self.new_headers() if src is None else self.reuse_headers(src.hdr)
+
+    def _requeued(self, P):
+        """BMv2 resubmits or recirculates a copy of ``P`` (``clone_no_phv_ptr``): the copy takes the
+        pool's top PHV while ``P`` holds its own, then ``P``'s is released on top of the pool.
+        Returns ``(src,)``, the pooled pass (None: a fresh PHV) the copy's parse starts from."""
+        pool = self._pool
+        taken = (pool.pop() if pool else None,)
+        if P in self._passes:
+            self._passes.remove(P)
+        pool.append(P)
+        if len(pool) > POOL_MAX:
+            del pool[:-POOL_MAX]
+        return taken
 
     def _new_meta(self):
         """Metadata for the pass whose headers :meth:`_headers` / :meth:`_pooled` just gave:
@@ -290,9 +308,9 @@ class Engine:
         return m
 
     def _pooled(self):
-        """Headers for a pass BMv2 parses again into a PHV from its pool (an I2E clone, a
-        resubmitted or recirculated packet; an E2E clone, which copies the valid headers into
-        it): the next released pass's, reset as :meth:`_headers` resets them, else fresh ones.
+        """Headers for a pass BMv2 parses again into a PHV from its pool (an I2E clone; an E2E
+        clone, which copies the valid headers into it): the next released pass's, reset as
+        :meth:`_headers` resets them, else fresh ones.
         A replica takes one too (the original's PHV goes back to the pool after ingress)."""
         return self._reuse(self._pool)
 
@@ -316,7 +334,7 @@ class Engine:
         tr = self.pl.trace
         if out is None:
             out = []
-        ingress_q = [(frame, port, I_NORMAL, None)]
+        ingress_q = [(frame, port, I_NORMAL, None, None)]
         egress_q: list = []
         self._e2e_left = MAX_E2E_CLONES
         if tr is not None:
@@ -358,13 +376,13 @@ class Engine:
                 if tr:
                     tr(f"dropping: more than {MAX_PASSES} resubmit/recirculate passes")
                 return out
-            data, iport, itype, carry = ingress_q[i]
+            data, iport, itype, carry, phv = ingress_q[i]
             i += 1
             egress_q = []
             j = 0
-            self._ingress(data, iport, itype, carry, tr, ingress_q, egress_q)
+            self._ingress(data, iport, itype, carry, tr, ingress_q, egress_q, phv)
 
-    def _ingress(self, data, iport, itype, carry, tr, ingress_q, egress_q) -> None:
+    def _ingress(self, data, iport, itype, carry, tr, ingress_q, egress_q, phv=None) -> None:
         if tr:
             tr(f"ingress port {iport}, {len(data)} bytes, instance_type {itype}")
             if self.dump and itype == I_NORMAL:
@@ -372,7 +390,7 @@ class Engine:
         # BMv2 (simple_switch.cpp): a resubmitted or recirculated packet gets a PHV whose
         # metadata is reset (``reset_metadata()``): ingress_port reads 0 unless the preserved
         # field list carries it; only instance_type and packet_length are set again.
-        P = self._parsed(data, iport, itype, tr, carry, set_port=itype == I_NORMAL)
+        P = self._parsed(data, iport, itype, tr, carry, set_port=itype == I_NORMAL, phv=phv)
         if P is not None:
             self._ingress_parsed(P, data, iport, tr, ingress_q, egress_q)
 
@@ -438,7 +456,7 @@ class Engine:
         if P.resub is not None:
             if tr:
                 tr("resubmit")
-            ingress_q.append((data, iport, I_RESUB, (P.meta, P.resub)))
+            ingress_q.append((data, iport, I_RESUB, (P.meta, P.resub), self._requeued(P)))
             return True
         return False
 
@@ -519,7 +537,7 @@ class Engine:
             # BMv2 recirculates the whole deparsed packet: truncate() cuts only what leaves a port
             if tr:
                 tr("recirculate")
-            ingress_q.append((data, P.port, I_RECIRC, (P.meta, P.recirc)))
+            ingress_q.append((data, P.port, I_RECIRC, (P.meta, P.recirc), self._requeued(P)))
             return
         if P.trunc is not None and P.trunc < len(data):
             data = data[:P.trunc]
