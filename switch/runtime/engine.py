@@ -178,7 +178,8 @@ class Engine:
         # order, so the pass processed last is on top: the received packet takes its headers
         # (see :meth:`_headers`), its I2E clones the next ones, and every other copy BMv2 makes
         # (a replica, an E2E clone) uses one up (:meth:`_pooled`); a resubmitted or recirculated
-        # pass takes the top one and releases its original right away (:meth:`_requeued`).  ``_last_t`` is when the previous received packet started.
+        # pass takes the top one and releases its original right away (:meth:`_requeued`).
+        # ``_last_t`` is when the previous received packet started.
         self._passes: list = []
         self._pool: list = []
         self._last_t = -1.0
