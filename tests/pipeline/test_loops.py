@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "differential"))
 from diffcases.base import H, program  # noqa: E402
 from switch.compiler import compile_source  # noqa: E402
 from switch.runtime import Pipeline  # noqa: E402
-from switch.runtime.engine import MAX_PASSES, POOL_MAX, REUSE_GAP_S  # noqa: E402
+from switch.runtime.engine import POOL_MAX, REUSE_GAP_S  # noqa: E402
 
 # h2 is never extracted: setValid shows the values the pooled PHV kept; each pass counts into it
 SRC = program("""        if (!hdr.h2.isValid()) { hdr.h2.setValid(); }
