@@ -57,7 +57,9 @@ def test_const_entries_load_as_bmv2_compares_them():
 
 def test_an_unequal_p4info_answer_names_what_differs():
     """A GetForwardingPipelineConfig whose P4Info is not the one pushed (BMv2's heap corruption on
-    seed 5608; the official CI's seed 5165 op 6, detail unknown) says which of its fields differ."""
+    seed 5608; the official CI's seed 5165 op 6, and again a fresh-clone CI of session 55 under
+    five helpers' load: BMv2's answer differed in ``action_profiles``, not reproduced in 40 runs
+    by hand) says which of its fields differ."""
     from p4.config.v1 import p4info_pb2
 
     from fuzz_p4rt import _p4info_same
