@@ -122,7 +122,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
         left: dict = {}
         if root and self.ctx.get("kind") == "control" and not self.ctx.get("in_action"):
             out = drop_unvisited_locals(out, lcp=False, actions=self.actions, tables=self.tables,
-                                        prefix=self.ctx.get("block") or "")   # (p4c's front end, before the mid end's copies)
+                                        prefix=self.ctx.get("block") or "",
+                                        hdr_bytes=lambda t: self.headers[t[1]]["bytes"])   # (p4c's front end, before the mid end's copies)
         drop_self_reading_copies(out, self.inlined_for_copies)
         before, out = out, propagate_copies(out, left, self.inlined_for_copies)
         if root and self.ctx.get("kind") == "control" and not self.ctx.get("in_action"):

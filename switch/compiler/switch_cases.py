@@ -2,7 +2,9 @@
 (:mod:`.switch_copies` has those): which actions a constant switch's dropped cases leave unused
 (:func:`unused_by_dead_cases`), and the locals whose stores p4c drops after a single-case switch
 whose case exits (:func:`drop_unvisited_locals`; in the front end's view a case that returns too,
-and then the locals of an action only that flow calls: :func:`drop_unvisited_action_locals`).
+and then the locals of an action only that flow calls: :func:`drop_unvisited_action_locals`, and
+the never-assigned parameter temporaries an action called there copies back:
+:func:`_unvisited_action_copy_backs`, :func:`_unvisited_table_bound_args`).
 Split out of :mod:`.switch_copies`.
 """
 from __future__ import annotations
@@ -140,6 +142,12 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
         zeroed = _front_temps_zeroed(st)
         if zeroed is not None:
             repl[id(st)] = ([], zeroed)
+        elif st.get("s") == "call_action" and actions is not None and hdr_bytes is not None:
+            got = _unvisited_action_copy_backs(st, actions.get(st["action"]), hdr_bytes)
+            if got is not None:
+                repl[id(st)] = ([], got)
+    if not lcp and actions is not None and tables is not None and hdr_bytes is not None:
+        _unvisited_table_bound_args(unvisited, actions, tables, hdr_bytes)
     for st in unvisited if lcp and hdr_bytes is not None else ():
         zeroed = _zeroed_mux(st)
         got = _uninitialized_copy_backs(zeroed or st, hdr_bytes)
@@ -170,6 +178,91 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
             out.append(st)
         return out
     return strip(body)
+
+
+def _root_var(lv):
+    while isinstance(lv, dict) and lv.get("op") != "var":
+        lv = lv.get("base", lv.get("a", lv.get("st")))
+    return lv.get("n") if isinstance(lv, dict) else None
+
+
+def _outs_only_self_read(rec: dict | None) -> bool:
+    """Whether action ``rec`` has out/inout parameters, reads each only in stores to itself, and calls
+    or exits nowhere (:func:`_unvisited_action_copy_backs`)."""
+    if rec is None or not rec.get("body"):
+        return False
+    outs = {p["py"] for p in rec["params"] if p.get("dir") in ("out", "inout")}
+    for d in ir_dicts(rec["body"]) if outs else ():
+        k = d.get("s")
+        if k is None:
+            continue
+        own = {kk: v for kk, v in d.items() if kk not in ("body", "then", "else", "cases")}
+        if k in ("call_action", "call_fn", "exit", "return", "apply", "apply_control") or has_method_call(own):
+            return False
+        if k == "assign" and _root_var(d["l"]) in outs:
+            if _var_reads([d["r"], d["l"]], set()) & outs - {_root_var(d["l"])}:
+                return False
+        elif _var_reads(own, set()) & outs:
+            return False
+    return bool(outs)
+
+
+def _uninitialized_args(args: list, hdr_bytes) -> list | None:
+    """The uninitialized values p4c's never-assigned parameter temporaries copy back into the
+    out/inout ``args`` (0, or the header made invalid: BMv2's assign_header keeps its fields), in
+    order; None where one is of another type, not a fixed path, or overlaps another."""
+    post, paths = [], []
+    for a in args:
+        if a.get("dir") not in ("out", "inout"):
+            continue
+        lv, t = a["e"], a["e"].get("t") or [None]
+        path = ir_path(lv)
+        if path is None or "[*]" in path or lv.get("op") == "slice" or has_method_call(lv) or \
+                any(overlap(path, q) for q in paths):
+            return None
+        paths.append(path)
+        if t[0] in ("bit", "int", "bool"):
+            post.append({"s": "assign", "l": lv, "r": _zero(t)})
+        elif t[0] == "header" and not a.get("siblings"):
+            post.append({"s": "setvalid", "h": lv, "v": False, "siblings": [], "bytes": hdr_bytes(t)})
+        else:
+            return None
+    return post
+
+
+def _unvisited_action_copy_backs(st: dict, rec: dict | None, hdr_bytes) -> dict | None:
+    """A direct call of an action in the flow p4c's front-end SimplifyDefUse does not visit (past a
+    single-case switch whose case exits or returns; :func:`drop_unvisited_locals`): p4c has made the
+    call site its own copy of the action (an action called elsewhere too included) and
+    RemoveActionParameters each out/inout parameter a control local (``q_0 = arg; ..body..; arg =
+    q_0;``) read only there, so every store to it goes and the copy-out writes the never-assigned
+    local -- 0, or an invalid header (fuzz_exprs seed 19768, helper uvact49: ``switch (hdr.h.a) { 6:
+    { exit; } } a(hdr.s[2]);`` with ``action a(inout e_t q) { q.x = q.x + 1; }`` leaves s[2] invalid
+    on BMv2; ``b(hdr.s[2].x)`` with ``b(inout bit<8> v) { v = v + 1; }`` writes 0).  Returns a block:
+    the call without those copy-backs (``dead``), then the uninitialized values written; None where
+    the body reads such a parameter outside its own stores, calls or exits
+    (:func:`_outs_only_self_read`), or an argument is not followed (:func:`_uninitialized_args`).
+    A table applied there has its bound arguments so marked (``unassigned``: the runtime's
+    wrapper copies the defaults in and out; :func:`_unvisited_table_bound_args`)."""
+    post = _uninitialized_args(st["args"], hdr_bytes) if _outs_only_self_read(rec) else None
+    if post is None:
+        return None
+    args = [dict(a, dead=True) if a.get("dir") in ("out", "inout") else a for a in st["args"]]
+    return {"s": "block", "body": [dict(st, args=args)] + post}
+
+
+def _unvisited_table_bound_args(unvisited: list, actions: dict, tables: dict, hdr_bytes) -> None:
+    """The tables applied in the unvisited flow (applied once: only there) mark the out/inout bound
+    arguments of their actions ``unassigned`` where :func:`_unvisited_action_copy_backs` would drop
+    a direct call's (a table's default ``a(hdr.s[2])``: s[2] invalid on BMv2)."""
+    for d in ir_dicts(unvisited):
+        if not (d.get("s") in ("apply", "switch_action") or d.get("op") == "table_hit"):
+            continue
+        for ta in (tables.get(d.get("table")) or {}).get("actions") or ():
+            bound = ta.get("bound") or []
+            if any(b.get("dir") in ("out", "inout") for b in bound) and _outs_only_self_read(actions.get(ta["name"])) \
+                    and _uninitialized_args(bound, hdr_bytes) is not None:
+                ta["bound"] = [dict(b, unassigned=True) if b.get("dir") in ("out", "inout") else b for b in bound]
 
 
 def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
