@@ -215,19 +215,29 @@ def _uninitialized_args(args: list, hdr_bytes) -> list | None:
     for a in args:
         if a.get("dir") not in ("out", "inout"):
             continue
-        lv, t = a["e"], a["e"].get("t") or [None]
+        lv = a["e"]
         path = ir_path(lv)
         if path is None or "[*]" in path or lv.get("op") == "slice" or has_method_call(lv) or \
                 any(overlap(path, q) for q in paths):
             return None
         paths.append(path)
-        if t[0] in ("bit", "int", "bool"):
-            post.append({"s": "assign", "l": lv, "r": _zero(t)})
-        elif t[0] == "header" and not a.get("siblings"):
-            post.append({"s": "setvalid", "h": lv, "v": False, "siblings": [], "bytes": hdr_bytes(t)})
-        else:
+        st = _unassigned_store(a, hdr_bytes)
+        if st is None:
             return None
+        post.append(st)
     return post
+
+
+def _unassigned_store(a: dict, hdr_bytes) -> dict | None:
+    """The statement that leaves in out/inout argument ``a`` what a never-assigned parameter
+    temporary copies back on BMv2: 0 for a scalar, the header made invalid (assign_header keeps its
+    fields); None for any other type (not modelled)."""
+    lv, t = a["e"], a["e"].get("t") or [None]
+    if t[0] in ("bit", "int", "bool"):
+        return {"s": "assign", "l": lv, "r": _zero(t)}
+    if t[0] == "header" and not a.get("siblings"):
+        return {"s": "setvalid", "h": lv, "v": False, "siblings": [], "bytes": hdr_bytes(t)}
+    return None
 
 
 def _unvisited_action_copy_backs(st: dict, rec: dict | None, hdr_bytes) -> dict | None:
@@ -303,17 +313,15 @@ def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:
                 return None
             if a.get("dir") not in ("out", "inout"):
                 continue
-            lv, t = a["e"], a["e"].get("t") or [None]
+            lv = a["e"]
             path = ir_path(lv)
             if path is None or "[*]" in path or lv.get("op") == "slice":
                 return None
             outs.append(path)
-            if t[0] in ("bit", "int", "bool"):
-                mine.append({"s": "assign", "l": lv, "r": _zero(t)})
-            elif t[0] == "header" and not a.get("siblings"):
-                mine.append({"s": "setvalid", "h": lv, "v": False, "siblings": [], "bytes": hdr_bytes(t)})
-            else:
+            zeroed = _unassigned_store(a, hdr_bytes)
+            if zeroed is None:
                 return None
+            mine.append(zeroed)
         pre += mine if guard is True or not mine else [{"s": "if", "c": guard, "then": mine, "else": []}]
         if key is not None and (call.get("t") or [None])[0] not in ("bit", "int", "bool"):
             return None
