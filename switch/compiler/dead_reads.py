@@ -351,11 +351,14 @@ def specialize_copy_out_bodies(ir: dict) -> None:
     # (and from the pass's state before that action: p4c predicates its copy there)
     states = {a["name"]: a.pop("pred_state", None) for a in ir["actions"]}
 
-    def variant(a, pairs, dead_paths, state) -> tuple | None:
+    def variant(a, pairs, dead_paths, state, own=None) -> tuple | None:
         if a is None or not a.get("body"):
             return None
         base = unpred.get(a["name"], a["body"])
-        body = _without_stores(base, set(dead_paths)) if dead_paths else base
+        # (own: p4c's copy of the body for a site of the flow its def-use does not visit --
+        # switch_cases.unvisited_copy)
+        body = own if own is not None else base
+        body = _without_stores(body, set(dead_paths)) if dead_paths else body
         # (a header copied back whole: p4c drops the body's stores to it, which on BMv2 show where
         # the copy-back's source is invalid and writes no field -- fuzz_exprs seed 12748)
         headers = frozenset(h for e, p in pairs if (p["t"] or [None])[0] == "header"
@@ -381,9 +384,11 @@ def specialize_copy_out_bodies(ir: dict) -> None:
             a = by_impl.get(ref.get("impl", ref["id"]))
             bound = ref.get("bound") or []
             dead = ref.pop("dead_paths", ())   # (this table's copy of an action others run too)
+            own = ref.pop("unvisited_body", None)
             if a is not None:
                 uses.setdefault(id(a), []).append(
-                    (ref, [(b["e"], p) for b, p in zip(bound, a["all_params"]) if b["dir"] in ("out", "inout")], dead))
+                    (ref, [(b["e"], p) for b, p in zip(bound, a["all_params"]) if b["dir"] in ("out", "inout")], dead,
+                     own))
     for st in calls:
         a = by_name.get(st["action"])
         if a is not None:
@@ -397,15 +402,15 @@ def specialize_copy_out_bodies(ir: dict) -> None:
                 (st, [(g["e"], p) for g, p in zip(st["args"], a["all_params"])
                       if g["dir"] in ("out", "inout") and (not g.get("dead") or g.get("dead_whole"))
                       and g.get("dead_key") is None],
-                 dead_paths))
+                 dead_paths, st.pop("unvisited_body", None)))
     running = None   # (the pass's state before the next action, once a variant changed it)
     for a in sorted(ir["actions"], key=lambda x: x.get("p4order", 0)):
         state = states.get(a["name"]) if running is None else running
         if running is not None and a["name"] in unpred and _state_key(running) != _state_key(states.get(a["name"])):
             a["body"] = predicate_from(unpred[a["name"]], running)[0]   # (from the state p4c has there)
         impls: dict = {}   # impl (None: the body as written) -> the state after it
-        for where, pairs, dead_paths in uses.get(id(a), ()):
-            v = variant(a, pairs, dead_paths, state) if pairs or dead_paths else None
+        for where, pairs, dead_paths, own in uses.get(id(a), ()):
+            v = variant(a, pairs, dead_paths, state, own) if pairs or dead_paths or own is not None else None
             if v:
                 where["impl"] = v[0]
             impls[v and v[0]] = v

@@ -318,6 +318,7 @@ class OutputRules:
                              "annos": _annos_json(a["annos"]), "bound": a.get("bound", []),
                              **({"impl": aid[a["name"]]} if a["name"] in tw else {}),
                              **({"dead_paths": a["dead_paths"]} if a.get("dead_paths") else {}),
+                             **({"unvisited_body": a["unvisited_body"]} if a.get("unvisited_body") is not None else {}),
                              **({"cp_mismatch": True} if ncp(a["name"]) != len(npar[tid_of(a["name"])]) else {})}
                             for a in t["actions"]],
                 "default": {"action": tid_of(t["default"]["action"]), "params": t["default"]["params"],

@@ -3,8 +3,7 @@
 (:func:`unused_by_dead_cases`), and the locals whose stores p4c drops after a single-case switch
 whose case exits (:func:`drop_unvisited_locals`; in the front end's view a case that returns too,
 and then the locals of an action only that flow calls: :func:`drop_unvisited_action_locals`, and
-the never-assigned parameter temporaries an action called there copies back:
-:func:`_unvisited_action_copy_backs`, :func:`_unvisited_table_bound_args`).
+p4c's copy of the body of each action called or applied there: :func:`unvisited_copy`).
 Split out of :mod:`.switch_copies`.
 """
 from __future__ import annotations
@@ -62,7 +61,8 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     only those go: the front end's drop, made before the copies are propagated (elab_statements);
     for the front end (before RemoveReturns) a case that returns ends the flow too, and with
     ``actions``/``tables`` (the program's records; ``prefix``: the control's actions' prefix) the
-    actions only that flow calls lose their locals' stores (:func:`drop_unvisited_action_locals`).
+    actions only that flow calls lose their locals' stores (:func:`drop_unvisited_action_locals`)
+    and each call or table apply there runs p4c's copy of the action (:func:`_unvisited_sites`).
     With ``lcp`` a function called there as a statement copies back what it never assigned
     (:func:`_uninitialized_copy_backs`; ``hdr_bytes(t)``: a header type's size)."""
     live: set = set()
@@ -138,16 +138,12 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
                     and has_method_call(d["init"])):
             dead.discard(d.get("n") or d["l"]["n"])
     repl: dict = {}
+    if not lcp and actions is not None and tables is not None and hdr_bytes is not None:
+        repl = {k: ([], st) for k, st in _unvisited_sites(body, unvisited, actions, tables, hdr_bytes, sites).items()}
     for st in unvisited if not lcp else ():
         zeroed = _front_temps_zeroed(st)
         if zeroed is not None:
             repl[id(st)] = ([], zeroed)
-        elif st.get("s") == "call_action" and actions is not None and hdr_bytes is not None:
-            got = _unvisited_action_copy_backs(st, actions.get(st["action"]), hdr_bytes)
-            if got is not None:
-                repl[id(st)] = ([], got)
-    if not lcp and actions is not None and tables is not None and hdr_bytes is not None:
-        _unvisited_table_bound_args(unvisited, actions, tables, hdr_bytes)
     for st in unvisited if lcp and hdr_bytes is not None else ():
         zeroed = _zeroed_mux(st)
         got = _uninitialized_copy_backs(zeroed or st, hdr_bytes)
@@ -186,48 +182,6 @@ def _root_var(lv):
     return lv.get("n") if isinstance(lv, dict) else None
 
 
-def _outs_only_self_read(rec: dict | None) -> bool:
-    """Whether action ``rec`` has out/inout parameters, reads each only in stores to itself, and calls
-    or exits nowhere (:func:`_unvisited_action_copy_backs`)."""
-    if rec is None or not rec.get("body"):
-        return False
-    outs = {p["py"] for p in rec["params"] if p.get("dir") in ("out", "inout")}
-    for d in ir_dicts(rec["body"]) if outs else ():
-        k = d.get("s")
-        if k is None:
-            continue
-        own = {kk: v for kk, v in d.items() if kk not in ("body", "then", "else", "cases")}
-        if k in ("call_action", "call_fn", "exit", "return", "apply", "apply_control") or has_method_call(own):
-            return False
-        if k == "assign" and _root_var(d["l"]) in outs:
-            if _var_reads([d["r"], d["l"]], set()) & outs - {_root_var(d["l"])}:
-                return False
-        elif _var_reads(own, set()) & outs:
-            return False
-    return bool(outs)
-
-
-def _uninitialized_args(args: list, hdr_bytes) -> list | None:
-    """The uninitialized values p4c's never-assigned parameter temporaries copy back into the
-    out/inout ``args`` (0, or the header made invalid: BMv2's assign_header keeps its fields), in
-    order; None where one is of another type, not a fixed path, or overlaps another."""
-    post, paths = [], []
-    for a in args:
-        if a.get("dir") not in ("out", "inout"):
-            continue
-        lv = a["e"]
-        path = ir_path(lv)
-        if path is None or "[*]" in path or lv.get("op") == "slice" or has_method_call(lv) or \
-                any(overlap(path, q) for q in paths):
-            return None
-        paths.append(path)
-        st = _unassigned_store(a, hdr_bytes)
-        if st is None:
-            return None
-        post.append(st)
-    return post
-
-
 def _unassigned_store(a: dict, hdr_bytes) -> dict | None:
     """The statement that leaves in out/inout argument ``a`` what a never-assigned parameter
     temporary copies back on BMv2: 0 for a scalar, the header made invalid (assign_header keeps its
@@ -240,39 +194,120 @@ def _unassigned_store(a: dict, hdr_bytes) -> dict | None:
     return None
 
 
-def _unvisited_action_copy_backs(st: dict, rec: dict | None, hdr_bytes) -> dict | None:
-    """A direct call of an action in the flow p4c's front-end SimplifyDefUse does not visit (past a
-    single-case switch whose case exits or returns; :func:`drop_unvisited_locals`): p4c has made the
-    call site its own copy of the action (an action called elsewhere too included) and
-    RemoveActionParameters each out/inout parameter a control local (``q_0 = arg; ..body..; arg =
-    q_0;``) read only there, so every store to it goes and the copy-out writes the never-assigned
-    local -- 0, or an invalid header (fuzz_exprs seed 19768, helper uvact49: ``switch (hdr.h.a) { 6:
-    { exit; } } a(hdr.s[2]);`` with ``action a(inout e_t q) { q.x = q.x + 1; }`` leaves s[2] invalid
-    on BMv2; ``b(hdr.s[2].x)`` with ``b(inout bit<8> v) { v = v + 1; }`` writes 0).  Returns a block:
-    the call without those copy-backs (``dead``), then the uninitialized values written; None where
-    the body reads such a parameter outside its own stores, calls or exits
-    (:func:`_outs_only_self_read`), or an argument is not followed (:func:`_uninitialized_args`).
-    A table applied there has its bound arguments so marked (``unassigned``: the runtime's
-    wrapper copies the defaults in and out; :func:`_unvisited_table_bound_args`)."""
-    post = _uninitialized_args(st["args"], hdr_bytes) if _outs_only_self_read(rec) else None
-    if post is None:
+def unvisited_copy(rec: dict | None, hdr_bytes, after: list | None = None) -> list | None:
+    """The body of p4c's copy of action ``rec`` for a call site in the flow its front-end
+    SimplifyDefUse does not visit (past a single-case switch whose case exits or returns:
+    :func:`drop_unvisited_locals`).  p4c gives each call site (each table) its own copy of the
+    action (LocalizeAllActions, after MoveDeclarations and SideEffectOrdering: the copies share the
+    body's locals and temporaries, which lose their stores only where no other site is visited --
+    :func:`drop_unvisited_action_locals`); then RemoveActionParameters makes each directional
+    parameter a control local of the copy (``q_0 = arg; ..body..; arg = q_0;``), FunctionsInliner a
+    called function's parameters, locals and value too, and RemoveReturns a return a flag: each is
+    read only in that flow, so the pass drops every store to them -- the copy-in, the body's stores
+    to a parameter (a field, a slice), an inlined function's copy-backs -- and keeps the method
+    calls (``q.setValid()``) and the stores elsewhere (fuzz_exprs seed 19768, helpers uvact49 and fuzz50:
+    ``switch (..) { 11: { exit; } } t2.apply();`` with t2's default ``a0(hdr.opt, hdr.s[0],
+    hdr.s[2])`` doing ``q2.setValid(); .. if (f0(.., meta.m1, q2)) { return; } ..`` leaves s[2]
+    valid with 0 fields, meta.m1 0 and the rest after the return run on BMv2).  Returns that body:
+    each function call made its uninitialized copy-backs and a 0 value
+    (:func:`_uninitialized_copy_backs`), then the stores to the parameters and every ``return``
+    gone, and the field stores the rest of the body
+    (then ``after``: the statement lists after the site) overwrites (:func:`overwritten_field_stores`).
+    The site copies the parameters in as BMv2 starts a never-assigned local (``unassigned``: 0, an
+    invalid header) and out as the body leaves them.  None where the body calls an action or applies
+    anything, or a call is not followed."""
+    if rec is None or not rec.get("body"):
         return None
-    args = [dict(a, dead=True) if a.get("dir") in ("out", "inout") else a for a in st["args"]]
-    return {"s": "block", "body": [dict(st, args=args)] + post}
+    body = rec["body"]
+    if any(d.get("s") in ("call_action", "apply", "apply_control", "switch_action") or d.get("op") == "table_hit"
+           for d in ir_dicts(body)):
+        return None
+
+    def calls_out(sts):
+        out = []
+        for st in sts:
+            got = _uninitialized_copy_backs(st, hdr_bytes)
+            if got is None and (st.get("s") == "call_fn" or any(
+                    d.get("op") in ("call_fn", "call_fn_out") for key in ("r", "init", "c", "e")
+                    for d in ir_dicts(st.get(key)))):
+                raise LookupError   # (a call not followed)
+            if got is not None:
+                out.extend(got[0])
+                if got[1] is None:
+                    continue
+                st = got[1]
+            for key in ("body", "then", "else"):
+                if isinstance(st.get(key), list):
+                    st = dict(st, **{key: calls_out(st[key])})
+            if isinstance(st.get("cases"), list):
+                st = dict(st, cases=[dict(c, body=calls_out(c["body"])) for c in st["cases"]])
+            out.append(st)
+        return out
+    try:
+        body = calls_out(body)
+    except LookupError:
+        return None
+    gone = {p["py"] for p in rec["params"] if p.get("dir") in ("in", "out", "inout")}
+    if any(d.get("s") == "assign" and _root_var(d["l"]) in gone and has_method_call(d["r"]) for d in ir_dicts(body)):
+        return None
+
+    def strip(sts):
+        out = []
+        for st in sts:
+            k = st.get("s")
+            if k == "return" or k == "assign" and _root_var(st["l"]) in gone:
+                continue
+            for key in ("body", "then", "else"):
+                if isinstance(st.get(key), list):
+                    st = dict(st, **{key: strip(st[key])})
+            if isinstance(st.get("cases"), list):
+                st = dict(st, cases=[dict(c, body=strip(c["body"])) for c in st["cases"]])
+            out.append(st)
+        return out
+    body = strip(body)
+    fields = {id(st) for st in overwritten_field_stores(body, 0, after)}
+    return _strip(body, fields) if fields else body
 
 
-def _unvisited_table_bound_args(unvisited: list, actions: dict, tables: dict, hdr_bytes) -> None:
-    """The tables applied in the unvisited flow (applied once: only there) mark the out/inout bound
-    arguments of their actions ``unassigned`` where :func:`_unvisited_action_copy_backs` would drop
-    a direct call's (a table's default ``a(hdr.s[2])``: s[2] invalid on BMv2)."""
+def _directional(rec: dict) -> bool:
+    return any(p.get("dir") in ("in", "out", "inout") for p in rec["params"])
+
+
+def _unvisited_sites(body: list, unvisited: list, actions: dict, tables: dict, hdr_bytes, sites: list) -> dict:
+    """Each action call and table apply of the unvisited flow (``unvisited``; ``sites``: (a call or
+    apply, the statements after it)) given p4c's copy of the body (:func:`unvisited_copy`, carried as
+    ``unvisited_body``: ``dead_reads.specialize_copy_out_bodies`` makes it the site's variant) and its
+    directional arguments marked ``unassigned`` (copied in as BMv2 starts them).  A table's action
+    references are changed in place (a table applied in the visited flow too is left alone); returns
+    the replacements of the call statements (by id)."""
+    rests = {id(st): rest for st, rest in sites}
+    elsewhere = {d.get("table") for d in ir_dicts(body) if id(d) not in {id(x) for x in ir_dicts(unvisited)}
+                 and (d.get("s") in ("apply", "switch_action") or d.get("op") == "table_hit")}
+    repl: dict = {}
+    done: set = set()
     for d in ir_dicts(unvisited):
-        if not (d.get("s") in ("apply", "switch_action") or d.get("op") == "table_hit"):
+        if id(d) in done:
             continue
-        for ta in (tables.get(d.get("table")) or {}).get("actions") or ():
-            bound = ta.get("bound") or []
-            if any(b.get("dir") in ("out", "inout") for b in bound) and _outs_only_self_read(actions.get(ta["name"])) \
-                    and _uninitialized_args(bound, hdr_bytes) is not None:
-                ta["bound"] = [dict(b, unassigned=True) if b.get("dir") in ("out", "inout") else b for b in bound]
+        done.add(id(d))
+        if d.get("s") == "call_action":
+            rec = actions.get(d["action"])
+            new = unvisited_copy(rec, hdr_bytes, [rests[id(d)]] if id(d) in rests else None)
+            if new is not None and (new != rec["body"] or _directional(rec)):
+                repl[id(d)] = dict(d, unvisited_body=new, args=[dict(a, unassigned=True) if a.get("dir") in
+                                                                ("in", "out", "inout") else a for a in d["args"]])
+        elif (d.get("s") in ("apply", "switch_action") or d.get("op") == "table_hit") and d.get("table") not in elsewhere:
+            tab = tables.get(d.get("table")) or {}
+            if tab.get("unvisited_done"):
+                continue
+            tab["unvisited_done"] = True
+            for ta in tab.get("actions") or ():
+                rec = actions.get(ta["name"])
+                new = unvisited_copy(rec, hdr_bytes, [rests[id(d)]] if id(d) in rests else None)
+                if new is not None and (new != rec["body"] or _directional(rec)):
+                    ta["unvisited_body"] = new
+                    ta["bound"] = [dict(b, unassigned=True) if b.get("dir") in ("in", "out", "inout") else b
+                                   for b in ta.get("bound") or ()]
+    return repl
 
 
 def _uninitialized_copy_backs(st: dict, hdr_bytes) -> tuple | None:

@@ -165,8 +165,8 @@ class BlockGen:
                 args = []
                 for b in a["bound"]:
                     if b["dir"] == "out" or b.get("unassigned"):   # starts uninitialized: an unwritten one copies
-                        # out 0s (BMv2), as for a direct call; "unassigned" (compiler/switch_cases): p4c
-                        # dropped the copy-in and every store to the temporary, so it copies them out too
+                        # out 0s (BMv2), as for a direct call; "unassigned" (compiler/switch_cases.unvisited_copy):
+                        # p4c dropped the copy-in (and the body's stores: the reference's variant)
                         args.append(self.default(b["e"]["t"]))
                         continue
                     v = self.x(b["e"])
@@ -195,8 +195,8 @@ class BlockGen:
                     # BMv2's assign_header (member by member in a struct): an argument invalid
                     # at the end keeps the destination's fields; a valid union member
                     # invalidates its siblings
-                    got = self.default(b["e"]["t"]) if b.get("unassigned") else copied_out(f"_r[{k2}]", b["e"]["t"])
-                    self.assign(1, b["e"], got, b["e"]["t"], b.get("siblings", ()), by_member=True)
+                    self.assign(1, b["e"], copied_out(f"_r[{k2}]", b["e"]["t"]), b["e"]["t"], b.get("siblings", ()),
+                                by_member=True)
                 self.emit(0, "")
                 entries.append(f"{a['id']}: {wname}")
             # the default action may be any action (P4Runtime restricts the choice)

@@ -296,7 +296,8 @@ class StatementGen:
                 if arg["dir"] in ("out", "inout") and not elide:   # (ExpressionGen.pinned_indices)
                     lv, pins = self.pinned_indices(arg["e"])
                     arg = dict(arg, e=lv)
-                if arg["dir"] == "out" or elide:
+                if arg["dir"] == "out" or elide or arg.get("unassigned"):
+                    # ("unassigned": p4c dropped the copy-in -- compiler/switch_cases.unvisited_copy)
                     args.append(self.after_pins(pins, self.default(p["t"])))
                 else:
                     v = self.x(arg["e"])

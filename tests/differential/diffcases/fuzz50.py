@@ -1,0 +1,39 @@
+"""Found by helper fuzz50 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5."""
+from .base import case, program
+from .fuzz28 import _HC, _HC_FR, CAT
+
+CASES = []
+
+# fuzz_exprs seed 19768 itself: in the flow p4c's front-end SimplifyDefUse does not visit (after a
+# single-case switch whose case exits) each call site -- each table -- runs its own copy of the action,
+# whose directional parameters (RemoveActionParameters), inlined functions' parameters, locals and value
+# (FunctionsInliner) and return flag (RemoveReturns) are control locals read only there: every store
+# to them goes, the method calls stay.  `q.setValid(); q.x = 7;` leaves the argument valid with x = 0,
+# a `return` returns nothing, `tick(hdr.h.b)` writes h.b = 0 and is 0, an `in` parameter reads 0.
+_SW = "        switch (hdr.h.a) { 6: { exit; } }\n"
+_DECLS = """\
+    action a(inout e_t q) { q.setValid(); q.x = 7; }
+    action r() { if (hdr.h.b == 1) { return; } hdr.h.c = 7; }
+    action f() { if (tick(hdr.h.b) == 2) { hdr.h.c = 9; } hdr.h.d = 5; }
+    action i(in bit<8> v) { hdr.h.c = (bit<16>)v; }
+    action l(inout e_t q) { bit<8> v = hdr.h.b + 1; q.setValid(); hdr.h.c = (bit<16>)v; }
+    table t { actions = { a(hdr.o); } default_action = a(hdr.o); }
+"""
+_TOP = "bit<8> tick(inout bit<8> c) { c = c + 1; return c; }\n"
+for _name, _body in [
+        ("a_header_parameter_made_valid", _SW + "        a(hdr.o);\n"),
+        ("a_table_default_action_making_its_parameter_valid", _SW + "        t.apply();\n"),
+        ("an_action_also_called_before_the_switch", "        a(hdr.s[1]);\n" + _SW + "        a(hdr.o);\n"),
+        ("a_return", _SW + "        r();\n"),
+        ("a_function_call_with_an_inout_argument", _SW + "        f();\n"),
+        ("an_in_parameter", _SW + "        i(hdr.h.b);\n"),
+        # (a guard: the copies share the body's locals -- MoveDeclarations ran first -- so one read
+        # where the flow is visited keeps their stores)
+        ("a_local_kept_by_a_call_before_the_switch", "        l(hdr.s[1]);\n" + _SW + "        l(hdr.o);\n")]:
+    CASES.append(case(f"fuzz50_unvisited_action_copy_with_{_name}", CAT,
+                      program(_body, ingress_decls=_DECLS, top=_TOP, **_HC), frames=_HC_FR))
+
+
+# name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
+KNOWN: dict[str, tuple[str, bool, str]] = {
+}
