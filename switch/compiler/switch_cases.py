@@ -281,7 +281,8 @@ def _unvisited_sites(body: list, unvisited: list, actions: dict, tables: dict, h
     references are changed in place (a table applied in the visited flow too is left alone); returns
     the replacements of the call statements (by id)."""
     rests = {id(st): rest for st, rest in sites}
-    elsewhere = {d.get("table") for d in ir_dicts(body) if id(d) not in {id(x) for x in ir_dicts(unvisited)}
+    uv = {id(x) for x in ir_dicts(unvisited)}
+    elsewhere = {d.get("table") for d in ir_dicts(body) if id(d) not in uv
                  and (d.get("s") in ("apply", "switch_action") or d.get("op") == "table_hit")}
     repl: dict = {}
     done: set = set()
@@ -296,10 +297,10 @@ def _unvisited_sites(body: list, unvisited: list, actions: dict, tables: dict, h
                 repl[id(d)] = dict(d, unvisited_body=new, args=[dict(a, unassigned=True) if a.get("dir") in
                                                                 ("in", "out", "inout") else a for a in d["args"]])
         elif (d.get("s") in ("apply", "switch_action") or d.get("op") == "table_hit") and d.get("table") not in elsewhere:
-            tab = tables.get(d.get("table")) or {}
-            if tab.get("unvisited_done"):
+            if d.get("table") in done:
                 continue
-            tab["unvisited_done"] = True
+            done.add(d.get("table"))
+            tab = tables.get(d.get("table")) or {}
             for ta in tab.get("actions") or ():
                 rec = actions.get(ta["name"])
                 new = unvisited_copy(rec, hdr_bytes, [rests[id(d)]] if id(d) in rests else None)

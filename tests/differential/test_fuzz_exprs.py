@@ -34,6 +34,7 @@ SEEDS += [18175, 18358]   # a single-case switch copy into an inout argument in 
 SEEDS += [18770]   # a known constant past an unrolled for loop deciding a ?: under ++ (fixed by helpers fuzz38, fuzz39)
 SEEDS += [19185]   # dead stores of a stack read past the end in an unrolled loop's iterations, past a call and a switch (fixed by helper fuzz41)
 SEEDS += [19998, 20114]   # a constant list whose only use is an overwritten store, in a function inlined twice; a single-case switch copy into an inout slice argument (fixed by helper fuzz42)
+SEEDS += [19768]   # the default action of a table applied after an exiting single-case switch: p4c's per-site copy with its parameters' stores, inlined functions and returns dropped (fixed by helpers uvact49, fuzz50)
 
 
 targets, pytestmark, test_generator_is_deterministic, test_random_program_same_as_bmv2 = fuzz_seed_tests(
