@@ -79,50 +79,57 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     tails: list = []       # (statement list, first unvisited index): the field stores' scan (_overwritten)
     sites: list = []       # (an unvisited table apply or action call, the statements after it)
 
-    def walk(sts, visited: bool) -> bool:
-        if not visited:
+    exit_unvisited: list = []   # (the part past an exit: the front end's second pass, after RemoveReturns)
+
+    def walk(sts, vis: int) -> int:   # vis: 2 visited, 1 past a return only, 0 past an exit
+        if vis < 2:
             tails.append((sts, 0))
         for i, st in enumerate(sts):
             k = st.get("s")
-            was = visited
+            was = vis
             count[0] += 1
             pos = count[0]
-            if not visited:
+            if vis < 2:
                 unvisited.append(st)
+                if vis == 0:
+                    exit_unvisited.append(st)
                 if k in ("apply", "call_action"):
                     sites.append((st, sts[i + 1:]))
                 if k == "assign" and st["l"].get("op") == "var" and not has_method_call(st["r"]) or \
                         k == "decl" and st.get("init") is not None and not has_method_call(st["init"]):
                     late.append((pos, st))
             if k == "block":
-                visited = walk(st["body"], visited)
+                vis = walk(st["body"], vis)
             elif k == "if":
-                if visited:
+                if vis == 2:
                     reads(st["c"], pos)
-                vt, ve = walk(st["then"] or [], visited), walk(st["else"] or [], visited)
-                visited = vt or ve
+                vis = max(walk(st["then"] or [], vis), walk(st["else"] or [], vis))
             elif k == "switch_value":
-                if visited:
+                if vis == 2:
                     reads(st["e"], pos)
                     for n in st.get("fe_reads") or ():   # (reads the case's copies took: switch_copies)
                         live.add(n)
                         last_read[n] = max(last_read.get(n, -1), pos)
-                ends = [walk(c["body"], visited) for c in st["cases"]]
+                ends = [walk(c["body"], vis) for c in st["cases"]]
                 single = len(st["cases"]) == 1 and len(st["cases"][0]["labels"]) == 1 and \
                     st["cases"][0]["labels"] != ["default"]
-                ends_flow = st.get("exits") or not lcp and st.get("returns")
-                visited = False if (single and ends_flow) else (any(ends) or visited)
-            elif visited:
+                if single and st.get("exits"):
+                    vis = 0
+                elif single and not lcp and st.get("returns"):
+                    vis = min(vis, 1)
+                else:
+                    vis = max(ends + [vis])
+            elif vis == 2:
                 if k == "assign" and st["l"].get("op") == "var":
                     reads(st["r"], pos)
                 elif k == "decl":
                     reads(st.get("init"), pos)
                 else:
                     reads({kk: v for kk, v in st.items() if kk != "p4info_rest"}, pos)
-            if was and not visited:
+            if was == 2 and vis < 2:
                 tails.append((sts, i + 1))
-        return visited
-    walk(body, True)
+        return vis
+    walk(body, 2)
     if not unvisited:
         return body
     if actions is not None and tables is not None:
@@ -139,7 +146,8 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
             dead.discard(d.get("n") or d["l"]["n"])
     repl: dict = {}
     if not lcp and actions is not None and tables is not None and hdr_bytes is not None:
-        repl = {k: ([], st) for k, st in _unvisited_sites(body, unvisited, actions, tables, hdr_bytes, sites).items()}
+        repl = {k: ([], st) for k, st in _unvisited_sites(body, exit_unvisited, actions, tables, hdr_bytes,
+                                                          sites).items()}
     for st in unvisited if not lcp else ():
         zeroed = _front_temps_zeroed(st)
         if zeroed is not None:
@@ -196,8 +204,9 @@ def _unassigned_store(a: dict, hdr_bytes) -> dict | None:
 
 def unvisited_copy(rec: dict | None, hdr_bytes, after: list | None = None) -> list | None:
     """The body of p4c's copy of action ``rec`` for a call site in the flow its front-end
-    SimplifyDefUse does not visit (past a single-case switch whose case exits or returns:
-    :func:`drop_unvisited_locals`).  p4c gives each call site (each table) its own copy of the
+    SimplifyDefUse does not visit after RemoveReturns (past a single-case switch whose case exits:
+    :func:`drop_unvisited_locals`; past one whose case returns the flow is visited by then, the
+    return a flag -- ``fuzz50_unvisited_action_copy_with_a_header_parameter_made_valid_past_a_case_that_returns``).  p4c gives each call site (each table) its own copy of the
     action (LocalizeAllActions, after MoveDeclarations and SideEffectOrdering: the copies share the
     body's locals and temporaries, which lose their stores only where no other site is visited --
     :func:`drop_unvisited_action_locals`); then RemoveActionParameters makes each directional
@@ -274,7 +283,7 @@ def _directional(rec: dict) -> bool:
 
 
 def _unvisited_sites(body: list, unvisited: list, actions: dict, tables: dict, hdr_bytes, sites: list) -> dict:
-    """Each action call and table apply of the unvisited flow (``unvisited``; ``sites``: (a call or
+    """Each action call and table apply of the unvisited flow past an exit (``unvisited``; ``sites``: (a call or
     apply, the statements after it)) given p4c's copy of the body (:func:`unvisited_copy`, carried as
     ``unvisited_body``: ``dead_reads.specialize_copy_out_bodies`` makes it the site's variant) and its
     directional arguments marked ``unassigned`` (copied in as BMv2 starts them).  A table's action

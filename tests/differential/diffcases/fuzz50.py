@@ -29,6 +29,8 @@ for _name, _body in [
         ("an_in_parameter", _SW + "        i(hdr.h.b);\n"),
         # (a guard: the copies share the body's locals -- MoveDeclarations ran first -- so one read
         # where the flow is visited keeps their stores)
+        ("a_header_parameter_made_valid_past_a_case_that_returns",
+         "        switch (hdr.h.a) { 6: { return; } }\n        a(hdr.o);\n"),
         ("a_local_kept_by_a_call_before_the_switch", "        l(hdr.s[1]);\n" + _SW + "        l(hdr.o);\n")]:
     CASES.append(case(f"fuzz50_unvisited_action_copy_with_{_name}", CAT,
                       program(_body, ingress_decls=_DECLS, top=_TOP, **_HC), frames=_HC_FR))
