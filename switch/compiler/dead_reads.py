@@ -264,19 +264,21 @@ def _following(rest: list, tail: list, ret: list) -> list:
     """What runs after a statement: ``rest`` (plain blocks opened) up to a ``return``, which goes to
     ``ret``; ``tail`` after its end.  A ``return`` in an ``if``'s arm goes to ``ret`` too (RemoveReturns
     puts what follows under ``if (!hasReturned)``, the copy-back runs on both paths: fuzz_mutants
-    ``--kinds action_if`` seed 4903, helper mutz46)."""
+    ``--kinds action_if`` seed 4903, helper mutz46).  An ``exit`` goes to ``ret`` as a ``return`` does:
+    p4c's RemoveActionParameters puts the copy-back before each ``exit`` of the body too
+    (``hdr.s[0] = q_0; exit;``; fuzz_mutants ``--kinds exit_stmt`` seed 5831, helper mutz51)."""
     out = []
     for x in flat_blocks(rest):
-        if x.get("s") == "return":
+        if x.get("s") in ("return", "exit"):
             return out + ret
         out.append(_returning_to(x, ret) if ret else x)
     return out + tail
 
 
 def _returning_to(st: dict, ret: list) -> dict:
-    """``st`` with each ``return`` in its ``if`` arms (and plain blocks) preceded by ``ret``: a block
-    ``ret`` then the ``return`` (which :func:`_store_fate` stops at)."""
-    if st.get("s") == "return":
+    """``st`` with each ``return`` (``exit``) in its ``if`` arms (and plain blocks) preceded by ``ret``:
+    a block ``ret`` then the ``return`` (which :func:`_store_fate` stops at)."""
+    if st.get("s") in ("return", "exit"):
         return {"s": "block", "body": list(ret) + [st]}
     if st.get("s") == "block":
         return dict(st, body=[_returning_to(x, ret) for x in st["body"]])

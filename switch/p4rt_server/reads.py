@@ -1,9 +1,12 @@
 """Read RPC: the entities a (possibly wildcard) read request selects.
 
-:class:`EntityReader` has one method per entity kind (``_read_<kind>``) returning a
-list of ``p4.v1.Entity``.  Wildcards follow the spec: id 0 selects every object of the
-kind, a table entry without match fields selects all entries of its table(s), an
-unset index selects every cell.  Values are canonical byte strings.
+:class:`EntityReader` has one method per entity kind (``_read_<kind>``) returning the
+``p4.v1.Entity`` answers: a list, or for every cell of a counter, meter or register array an
+iterator the Read RPC sends batch by batch (any bit<32> size loads; its errors -- an unknown id,
+an index out of range -- are raised when the method is called, before anything is sent).
+Wildcards follow the spec: id 0 selects every object of the kind, a table entry without match
+fields selects all entries of its table(s), an unset index selects every cell.  Values are
+canonical byte strings.
 """
 from __future__ import annotations
 
@@ -74,11 +77,12 @@ class EntityReader:
             yield e   # (no match fields: every entry, whatever priority is given: BMv2)
 
     @staticmethod
-    def _cells(entry, read, obj_id):
-        """``[(index, value)]``: the one cell ``entry.index`` names, or every cell of the array."""
+    def _cells(entry, read, kind, obj_id, pipeline):
+        """``[(index, value)]``: the one cell ``entry.index`` names, or an iterator over every cell
+        of the array (Pipeline.array_cells: read as it is sent)."""
         if entry.HasField("index"):
             return [(entry.index.index, read(obj_id, entry.index.index))]
-        return enumerate(read(obj_id))
+        return pipeline.array_cells(kind, obj_id)
 
     def _read_table_entry(self, st, te):
         with_counter = te.HasField("counter_data")
@@ -115,15 +119,17 @@ class EntityReader:
 
     def _read_counter_entry(self, st, ce):
         ids = [ce.counter_id] if ce.counter_id else sorted(st.index.counters)
-        out = []
-        for cid in ids:
-            info = st.index.counter(cid)
-            for i, d in self._cells(ce, st.pipeline.counter_read, cid):
-                e = _answer_of(ce, p4runtime_pb2.CounterEntry(counter_id=info.id))
-                e.index.index = i
-                e.data.packet_count, e.data.byte_count = d.packets, d.bytes
-                out.append(p4runtime_pb2.Entity(counter_entry=e))
-        return out
+        cells = [(st.index.counter(cid).id, self._cells(ce, st.pipeline.counter_read, "counter", cid, st.pipeline))
+                 for cid in ids]
+
+        def answers():
+            for cid, of in cells:
+                for i, d in of:
+                    e = _answer_of(ce, p4runtime_pb2.CounterEntry(counter_id=cid))
+                    e.index.index = i
+                    e.data.packet_count, e.data.byte_count = d.packets, d.bytes
+                    yield p4runtime_pb2.Entity(counter_entry=e)
+        return answers()
 
     def _read_direct(self, st, te, kind: str, fill, has_entry: bool) -> list:
         """One ``Direct<kind>Entry`` per selected entry of every table with a direct ``kind``
@@ -175,31 +181,41 @@ class EntityReader:
 
     def _read_meter_entry(self, st, me):
         ids = [me.meter_id] if me.meter_id else sorted(st.index.meters)
-        out = []
+        cells = []
         for mid in ids:
             info = st.index.meter(mid)
-            idxs = [me.index.index] if me.HasField("index") else range(info.size)
-            for i in idxs:
-                cfg = st.pipeline.meter_get(mid, i)
-                e = _answer_of(me, p4runtime_pb2.MeterEntry(meter_id=mid))
-                e.index.index = i
-                if cfg is not None:
-                    e.config.cir, e.config.cburst, e.config.pir, e.config.pburst = cfg.cir, cfg.cburst, cfg.pir, cfg.pburst
-                out.append(p4runtime_pb2.Entity(meter_entry=e))
-        return out
+            if me.HasField("index"):   # the one cell, read now (an index out of range fails the read)
+                cells.append((mid, [(me.index.index, st.pipeline.meter_get(mid, me.index.index))]))
+            else:   # every cell, read as it is sent
+                cells.append((mid, _meter_cells(st.pipeline, mid, info.size)))
+
+        def answers():
+            for mid, of in cells:
+                for i, cfg in of:
+                    e = _answer_of(me, p4runtime_pb2.MeterEntry(meter_id=mid))
+                    e.index.index = i
+                    if cfg is not None:
+                        e.config.cir, e.config.cburst, e.config.pir, e.config.pburst = \
+                            cfg.cir, cfg.cburst, cfg.pir, cfg.pburst
+                    yield p4runtime_pb2.Entity(meter_entry=e)
+        return answers()
 
     def _read_register_entry(self, st, re_):
         ids = [re_.register_id] if re_.register_id else sorted(st.index.registers)
-        out = []
+        cells = []
         for rid in ids:
             if rid not in st.index.registers:
                 raise P4RTError(StatusCode.NOT_FOUND, f"register id {rid} is not in the P4Info")
-            for i, v in self._cells(re_, st.pipeline.register_read, rid):
-                e = p4runtime_pb2.RegisterEntry(register_id=rid)
-                e.index.index = i
-                e.data.bitstring = codec.encode(v)
-                out.append(p4runtime_pb2.Entity(register_entry=e))
-        return out
+            cells.append((rid, self._cells(re_, st.pipeline.register_read, "register", rid, st.pipeline)))
+
+        def answers():
+            for rid, of in cells:
+                for i, v in of:
+                    e = p4runtime_pb2.RegisterEntry(register_id=rid)
+                    e.index.index = i
+                    e.data.bitstring = codec.encode(v)
+                    yield p4runtime_pb2.Entity(register_entry=e)
+        return answers()
 
     def _read_value_set_entry(self, st, vse):
         ids = [vse.value_set_id] if vse.value_set_id else sorted(st.index.value_sets)
@@ -355,3 +371,9 @@ def _strip(table, entry):
     if len(matches) == len(entry.matches):
         return entry
     return replace(entry, matches=matches)
+
+
+def _meter_cells(pipeline, mid: int, size: int):
+    """``(index, config)`` for every cell of meter ``mid``, read as they are iterated."""
+    for i in range(size):
+        yield i, pipeline.meter_get(mid, i)

@@ -281,13 +281,23 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         try:
             self._check_device(request.device_id, "Read")
             st = self._need_state()
-            entities = []
-            for ent in request.entities:
-                entities.extend(self.reader.read(st, ent))
+            parts = [self.reader.read(st, ent) for ent in request.entities]
         except Exception as exc:
             abort(context, from_pipeline_error(exc))
-        for i in range(0, max(len(entities), 1), _READ_BATCH):
-            yield p4runtime_pb2.ReadResponse(entities=entities[i:i + _READ_BATCH])
+        # sent as they are built, _READ_BATCH entities a response (one, maybe empty, at least): the
+        # cells of a large array are never all in memory (reads.py; a gone client ends the generator)
+        batch, sent = [], False
+        try:
+            for part in parts:
+                for e in part:
+                    batch.append(e)
+                    if len(batch) == _READ_BATCH:
+                        yield p4runtime_pb2.ReadResponse(entities=batch)
+                        batch, sent = [], True
+        except Exception as exc:
+            abort(context, from_pipeline_error(exc))
+        if batch or not sent:
+            yield p4runtime_pb2.ReadResponse(entities=batch)
 
     # ================================================================== StreamChannel
     def StreamChannel(self, request_iterator, context):

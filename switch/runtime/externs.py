@@ -79,12 +79,14 @@ class CounterArray:
         _index_check("counter", self.name, self.size, index)
         return CounterData(self.packets[index], self.bytes[index])
 
-    def read_all(self) -> list[CounterData]:
-        """Every cell, in index order (a wildcard read: as BMv2, whatever the size)."""
+    def read_all(self, start: int = 0, stop: int | None = None) -> list[CounterData]:
+        """Every cell, in index order (a wildcard read: as BMv2, whatever the size), or those of
+        ``start``..``stop`` (a chunk of one: Pipeline.array_cells)."""
+        stop = self.size if stop is None else min(stop, self.size)
         pk, by = self.packets, self.bytes
         if isinstance(pk, list):
-            return [CounterData(p, b) for p, b in zip(pk, by)]
-        return [CounterData(pk[i], by[i]) for i in range(self.size)]
+            return [CounterData(p, b) for p, b in zip(pk[start:stop], by[start:stop])]
+        return [CounterData(pk[i], by[i]) for i in range(start, stop)]
 
     def write(self, index: int, data: CounterData) -> None:
         _index_check("counter", self.name, self.size, index)
@@ -104,10 +106,11 @@ class RegisterArray:
         _index_check("register", self.name, self.size, index)
         return self.values[index]
 
-    def read_all(self) -> list[int]:
-        """Every value, in index order."""
+    def read_all(self, start: int = 0, stop: int | None = None) -> list[int]:
+        """Every value, in index order (or those of ``start``..``stop``, as CounterArray.read_all)."""
+        stop = self.size if stop is None else min(stop, self.size)
         v = self.values
-        return list(v) if isinstance(v, list) else [v[i] for i in range(self.size)]
+        return v[start:stop] if isinstance(v, list) else [v[i] for i in range(start, stop)]
 
     def get(self, index: int) -> int:
         """Data-plane read: an index out of range reads 0."""
