@@ -37,7 +37,11 @@ CONTEXT = re.compile(r"\x04([\d.]*)\x05")
 END = re.compile(r"\x04!(\d+)\x05")
 #: a :data:`CONTEXT` or an :data:`END`
 TAGS = re.compile(r"\x04[\d.!]*\x05")
-#: blanks, marks, pins and contexts between a function-like macro's name and its ``(``
+#: a comment of a text line that a ``(`` follows (:func:`~.cpp_lines.strip_comments`): cpp -C keeps it as a
+#: token, so a function-like macro's name before it is no call (``F /* c */ (1)``, ``F // c`` / ``(1)``
+#: stay as written); :func:`unmark` and :func:`stringify` print it as a blank
+COMMENT = "\x07"
+#: blanks, marks, pins and contexts between a function-like macro's name and its ``(`` (not a COMMENT)
 SKIP_TO_PAREN = re.compile(r"(?:[ \t\n]|\x02|\x01\d+\x01|\x04[\d.!]*\x05)*")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _VA_OPT = re.compile(r"__VA_OPT__[ \t]*\(")
@@ -111,6 +115,7 @@ def unmark(text: str) -> str:
     """``text`` with its :data:`PIN` s, :data:`CONTEXT` s and :data:`END` s dropped, its :data:`MARK` s removed
     and a space where cpp prints one at such a boundary (no blank there in the source and
     :func:`avoid_paste`)."""
+    text = text.replace(COMMENT, " ")
     if "\x01" in text or "\x04" in text:
         text = TAGS.sub("", PIN.sub("", text))
     if MARK not in text:
@@ -218,7 +223,7 @@ def cpp_respace(line: str, in_comment: bool) -> tuple[str, bool]:
 def stringify(arg: str) -> str:
     """cpp's ``#param``: the argument's text, blanks at its ends dropped and every run of blanks
     between its tokens one space, in quotes; ``"`` and ``\\`` escaped inside its literals only."""
-    arg = TAGS.sub("", PIN.sub("", arg)).replace(MARK, "")
+    arg = TAGS.sub("", PIN.sub("", arg)).replace(MARK, "").replace(COMMENT, " ")
     out, i, n, space = [], 0, len(arg), False
     while i < n:
         c = arg[i]

@@ -276,9 +276,9 @@ class Preprocessor:
                     if tail and tail.group(2) and tail.group(1) in self._context_names(tail.group(2)):
                         tail = None
                     if not (tail and (self.macros.get(tail.group(1)) or Macro(None, "")).params is not None
-                            and i + joined < len(raw) and raw[i + joined].lstrip().startswith("(")):
+                            and self._next_text_line(raw, orig, i + joined).startswith("(")):
                         break
-                    # a function-like macro's name at the end of a line, `(` on the next: a call
+                    # a function-like macro's name at the end of a line, `(` on a later one: a call
                     raise P4CompileError(Loc(file, lineno, 1), "unterminated call of macro")
                 except P4CompileError as err:
                     # cpp collects a function-like macro's arguments over the lines that follow
@@ -356,6 +356,15 @@ class Preprocessor:
             i += joined
         if stack:   # (cpp names the #if left open: errs22 probe c_def_unterminated_if)
             raise P4CompileError(stack[-1][4], "unterminated #if (missing #endif)")
+
+    @staticmethod
+    def _next_text_line(raw: list[str], orig: list[str], k: int) -> str:
+        """The first line from ``k`` on that holds a token, blanks before it dropped ("" for none):
+        cpp looks for a function-like macro's ``(`` past empty lines (not past a directive, which
+        ends the search, nor a comment, a token to cpp -C: :data:`~.cpp_tokens.COMMENT`)."""
+        while k < len(raw) and not raw[k].strip() and not orig[k].lstrip().startswith("#"):
+            k += 1
+        return raw[k].lstrip() if k < len(raw) else ""
 
     def _directive(self, d: str, rest: str, loc: Loc, line: str, here: str, depth: int):
         """Run the directive ``#d rest`` (not a conditional) of ``line`` at ``loc``; for ``#line``

@@ -1,0 +1,38 @@
+"""Programs found by helper corpus52 (issue #15): corpus28's open preprocessor items (its fuzz of
+random macro programs against ``cc -E``, seeds 1424 and 2141) and public v1model programs from
+sources not measured before (probes and fetch list in /work/corpus52, outside the repository), each
+decided by real p4c 1.2.4.8 (its cpp: ``cc -E -C -undef -nostdinc -x assembler-with-cpp``) and
+simple_switch_grpc.
+
+``CASES``: programs whose P4Info or frames differed from p4c's and BMv2's.
+"""
+from .base import case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# cpp looks for a function-like macro's `(` past empty lines: `F` / (empty lines) / `(3)` is a call
+# (fuzz seeds 1424, 2141: an argument list opened after blank lines inside a call's arguments);
+# checkmate-p4c joined only the very next line, so F stayed the P4 function F
+CASES.append(case("corpus52_macro_paren_after_empty_lines", CAT, program(
+    "        hdr.h.a = F\n\n            (3);\n"
+    "        hdr.h.b = G(F\n\n   \n            (4));\n",
+    top="bit<8> F(in bit<8> x) { return x + 1; }\n#define F(x) (x + 100)\n#define G(x) (x + 10)\n")))
+
+# cpp -C (what p4c runs) keeps a comment as a token: a function-like macro's name followed by a
+# comment and then `(` is no call -- on one line, after a `//` comment ending the line, or where the
+# name came out of an object-like macro -- and the P4 function of that name is called; a comment in a
+# `#define` body is deleted with the directive (`H` expands to a call).  checkmate-p4c blanked every
+# comment first and called the macro
+CASES.append(case("corpus52_comment_between_macro_name_and_paren", CAT, program(
+    "        hdr.h.a = F /* not a call */ (3);\n"
+    "        hdr.h.b = F // nor this\n            (4);\n"
+    "        hdr.h.c = (bit<16>)(K /**/ (5));\n"
+    "        hdr.h.d = (bit<32>)H;\n",
+    top="bit<8> F(in bit<8> x) { return x + 1; }\n#define F(x) (x + 100)\n#define K F\n"
+        "#define H F /* deleted */ (6)\n")))
+
+# name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
+KNOWN: dict[str, tuple[str, bool, str]] = {
+}
