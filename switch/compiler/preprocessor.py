@@ -267,7 +267,11 @@ class Preprocessor:
             segs = [(lineno, line)]   # (the source lines of a call's text)
             while active:
                 try:
-                    text = done + self.expand(line, call_loc, held=held)
+                    self.in_text = True   # (`__has_include` is cpp's error here)
+                    try:
+                        text = done + self.expand(line, call_loc, held=held)
+                    finally:
+                        self.in_text = False
                     if local:   # (the call ended inside an #if of its arguments)
                         raise P4CompileError(Loc(file, lineno, 1), "a call of a macro ends inside an #if "
                                                                    "of its arguments (not supported)")
@@ -581,6 +585,11 @@ class Preprocessor:
                         rest_start, rest_src = (m.start() + 2, src(k + 1)) if k >= rest_start else \
                             (rest_start - (k + 1 - m.start()) + 2, rest_src)
                     continue
+                if mac is None and name in ("__has_include", "__has_include_next") and getattr(self, "in_text", False):
+                    # (GCC's operator is for `#if` only; cpp names it, or the macro of the source that brought it)
+                    err = P4CompileError(loc, f'"{name}" used outside of preprocessing directive')
+                    err.offset = m.start()
+                    raise err
                 if mac is None:
                     b = self.builtin(name, loc if pin is None else Loc(loc.file, pin, loc.col))
                     if b is not None:   # (final: no macro in it)
@@ -769,6 +778,8 @@ class Preprocessor:
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
                    lambda m: "1" if self.defined(m.group(1)) else "0", e)
         e = unmark(self.expand(e, loc))
+        # (`__has_include` that a macro's expansion brought: `#define HI __has_include(<core.p4>)`)
+        e = _HAS_INCLUDE.sub(lambda m: "1" if self._has_include(m.group(1), loc) else "0", e)
         # `defined` that a macro's expansion brought (cpp evaluates it too)
         e = re.sub(r"\bdefined\s*(?:\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)|([A-Za-z_][A-Za-z0-9_]*))",
                    lambda m: "1" if self.defined(m.group(1) or m.group(2)) else "0", e)
