@@ -684,9 +684,12 @@ class Preprocessor:
                     raise
             return done[p]
         body = self._body(body, name, pin, context.difference(popped), params)
+        # an argument beside `##` is not expanded before it goes in: its names are read when the body is
+        # rescanned, a __LINE__ there is the line of the call's name (B(1 / __LINE__) with x ## p)
+        pasted = {p: PIN.sub(f"\x01{pin}\x01" if pin is not None else "", a) for p, a in raw.items()}
         # every name of the expansion is read inside it and inside what it is in -- an argument's
         # (`ID(ID)(1)` stays) and one a `##` made, too
-        return MARK + self._paint(substitute(body, raw, expanded), context.difference(popped) | {name}) \
+        return MARK + self._paint(substitute(body, pasted, expanded), context.difference(popped) | {name}) \
             + MARK + self._end(name), k
 
     def _paint(self, text: str, names: frozenset) -> str:

@@ -1,5 +1,5 @@
 """Programs found by helper corpus52 (issue #15): corpus28's open preprocessor items (its fuzz of
-random macro programs against ``cc -E``, seeds 1424 and 2141) and public v1model programs from
+random macro programs against ``cc -E``, seeds 1424 and 2141, and its gen2 mode 2 seed 5950) and public v1model programs from
 sources not measured before (probes and fetch list in /work/corpus52, outside the repository), each
 decided by real p4c 1.2.4.8 (its cpp: ``cc -E -C -undef -nostdinc -x assembler-with-cpp``) and
 simple_switch_grpc.
@@ -32,6 +32,15 @@ CASES.append(case("corpus52_comment_between_macro_name_and_paren", CAT, program(
     "        hdr.h.d = (bit<32>)H;\n",
     top="bit<8> F(in bit<8> x) { return x + 1; }\n#define F(x) (x + 100)\n#define K F\n"
         "#define H F /* deleted */ (6)\n")))
+
+# an argument beside `##` is not expanded before it goes into the body: what is left of it after the
+# paste is read when the body is rescanned, and a `__LINE__` there is the line of the call's name
+# (GCC: the expansion point), where an argument expanded first keeps its own line (fuzz seed 5950 of
+# gen2's 4500-6000); checkmate-p4c gave both their own line
+CASES.append(case("corpus52_line_in_a_pasted_argument_is_the_calls_line", CAT, program(
+    "        hdr.h.a = B(1 +\n\n              __LINE__);\n"
+    "        hdr.h.b = C(1 +\n\n              __LINE__);\n",
+    top="#define B(p) 8w ## p\n#define C(p) 8w0 + p\n")))
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
