@@ -267,7 +267,8 @@ def substitute(body: str, raw: dict, expanded) -> str:
         if m and m.group(0) in raw and m.re is _IDENT:
             name = m.group(0)
             if re.search(r"##[ \t\x02]*$", body[:i]) or _PASTE_AFTER.match(body, m.end()):
-                out.append(raw[name] or _PLACEMARKER)   # (an empty one: cpp's placemarker)
+                # (an empty one -- no token, only marks and tags of expansions that ended in it: cpp's placemarker)
+                out.append(raw[name] if TAGS.sub("", PIN.sub("", raw[name])).strip(" \t\n" + MARK) else _PLACEMARKER)
             else:
                 out.append(MARK + expanded(name) + MARK)
             i = m.end()

@@ -42,6 +42,14 @@ CASES.append(case("corpus52_line_in_a_pasted_argument_is_the_calls_line", CAT, p
     "        hdr.h.b = C(1 +\n\n              __LINE__);\n",
     top="#define B(p) 8w ## p\n#define C(p) 8w0 + p\n")))
 
+# a call whose name and `(` came out of an object-like macro (`#define A H (`) and whose `)` follows
+# in the text has an empty argument that holds nothing but where A's expansion ended: beside `##` it
+# is cpp's placemarker, so `G ## p G` is `G G` (fuzz seeds 6298 of gen.py 4500-6500 and 6899 of
+# gen2's 6000-8000); checkmate-p4c pasted the two (`GG`)
+CASES.append(case("corpus52_empty_argument_after_an_expansion_is_a_placemarker", CAT, program(
+    "        hdr.h.a = A ) 8w3;\n        hdr.h.b = 8w1 + A ) 8w5;\n",
+    top="#define A H (\n#define H(p) G ## p G\n#define G 8w4 +\n#define GG 8w40 +\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
