@@ -1,5 +1,5 @@
 """The lines of a P4 source file as GNU cpp sees them before it expands macros: comments blanked
-(newlines kept, so every line keeps its number; one before a ``(`` marked, as cpp -C keeps it), a ``//`` comment continued by a line ending in
+(newlines kept, so every line keeps its number; one on a line of text marked: cpp -C keeps it as a token), a ``//`` comment continued by a line ending in
 ``\\``, string literals written over several lines (their continuation lines are text to cpp, not
 directives), and lines whose end lies inside a ``/* */`` comment (a directive goes on past them).
 
@@ -24,22 +24,6 @@ def line_comment_end(text: str, i: int) -> int:
         i = j + 1
 
 
-def _before_paren(text: str, i: int) -> bool:
-    """Whether the first token after offset ``i`` (blanks, newlines and comments skipped) is ``(``."""
-    n = len(text)
-    while i < n:
-        if text[i] in " \t\n\f\v":
-            i += 1
-        elif text.startswith("//", i):
-            i = line_comment_end(text, i)
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-        else:
-            return text[i] == "("
-    return False
-
-
 def _in_directive(text: str, i: int) -> bool:
     """Whether offset ``i`` is on a directive's line (its first character ``#``; the lines a backslash
     continues belong to the line they continue)."""
@@ -49,19 +33,17 @@ def _in_directive(text: str, i: int) -> bool:
     return text[start:i].lstrip().startswith("#")
 
 
-def _blank(chunk: str, text: str, i: int, j: int) -> str:
-    """The comment ``chunk`` (``text[i:j]``) as blanks, newlines kept -- its first character
-    :data:`~.cpp_tokens.COMMENT` where a ``(`` follows on a line of text (cpp -C keeps the comment
-    as a token: a function-like macro's name before it is no call, ``F /* c */ (1)`` stays)."""
+def _blank(chunk: str, text: str, i: int) -> str:
+    """The comment ``chunk`` (at ``text[i]``) as blanks, newlines kept -- its first character
+    :data:`~.cpp_tokens.COMMENT` on a line of text (cpp -C keeps the comment as a token: a
+    function-like macro's name before it is no call, ``F /* c */ (1)`` stays)."""
     out = "".join(ch if ch == "\n" else " " for ch in chunk)
-    if _before_paren(text, j) and not _in_directive(text, i):
-        out = COMMENT + out[1:]
-    return out
+    return out if _in_directive(text, i) else COMMENT + out[1:]
 
 
 def strip_comments(text: str, file: str) -> str:
     """Replace // and /* */ comments by spaces, keeping newlines and string literals (which
-    may span lines); a comment before a ``(`` leaves a :data:`~.cpp_tokens.COMMENT` (``_blank``)."""
+    may span lines); a comment on a line of text leaves a :data:`~.cpp_tokens.COMMENT` (``_blank``)."""
     out = []
     i, n = 0, len(text)
     while i < n:
@@ -76,7 +58,7 @@ def strip_comments(text: str, file: str) -> str:
             i = j + 1
         elif text.startswith("//", i):
             j = line_comment_end(text, i)
-            out.append(_blank(text[i:j], text, i, j))
+            out.append(_blank(text[i:j], text, i))
             i = j
         elif text.startswith("/*", i):
             j = text.find("*/", i + 2)
@@ -84,7 +66,7 @@ def strip_comments(text: str, file: str) -> str:
                 line = text.count("\n", 0, i) + 1
                 col = i - (text.rfind("\n", 0, i) + 1) + 1
                 raise P4CompileError(Loc(file, line, col), "unterminated /* comment")
-            out.append(_blank(text[i:j + 2], text, i, j + 2))
+            out.append(_blank(text[i:j + 2], text, i))
             i = j + 2
         else:
             out.append(c)

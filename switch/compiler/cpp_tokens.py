@@ -37,9 +37,11 @@ CONTEXT = re.compile(r"\x04([\d.]*)\x05")
 END = re.compile(r"\x04!(\d+)\x05")
 #: a :data:`CONTEXT` or an :data:`END`
 TAGS = re.compile(r"\x04[\d.!]*\x05")
-#: a comment of a text line that a ``(`` follows (:func:`~.cpp_lines.strip_comments`): cpp -C keeps it as a
-#: token, so a function-like macro's name before it is no call (``F /* c */ (1)``, ``F // c`` / ``(1)``
-#: stay as written); :func:`unmark` and :func:`stringify` print it as a blank
+#: a comment of a text line (:func:`~.cpp_lines.strip_comments`; a directive's comments are deleted with it):
+#: cpp -C keeps it as a token, so a function-like macro's name before it is no call (``F /* c */ (1)``,
+#: ``F // c`` / ``(1)`` stay as written, also where the ``(`` comes from an expansion), it is an argument
+#: (``F(/* c */)`` has one) and the last or first token of one beside ``##`` (``a /* c */ ## b`` is
+#: ``a b``); :func:`unmark` and :func:`stringify` print it as a blank (cpp's string holds its text)
 COMMENT = "\x07"
 #: blanks, marks, pins and contexts between a function-like macro's name and its ``(`` (not a COMMENT)
 SKIP_TO_PAREN = re.compile(r"(?:[ \t\n]|\x02|\x01\d+\x01|\x04[\d.!]*\x05)*")
@@ -109,6 +111,12 @@ def avoid_paste(a: str, a_text: str, b: str, b_text: str) -> bool:
     if a == "other":
         return a_text[:1] == "\\" and b == "name"
     return False
+
+
+def has_tokens(text: str) -> bool:
+    """Whether ``text`` (an argument) holds a token: not only blanks, marks, pins and tags of expansions
+    that ended in it (a :data:`COMMENT` is a token to cpp -C: `F(/* c */)` has one argument)."""
+    return bool(TAGS.sub("", PIN.sub("", text)).strip(" \t\n\r\f\v" + MARK))
 
 
 def unmark(text: str) -> str:
@@ -268,7 +276,7 @@ def substitute(body: str, raw: dict, expanded) -> str:
             name = m.group(0)
             if re.search(r"##[ \t\x02]*$", body[:i]) or _PASTE_AFTER.match(body, m.end()):
                 # (an empty one -- no token, only marks and tags of expansions that ended in it: cpp's placemarker)
-                out.append(raw[name] if TAGS.sub("", PIN.sub("", raw[name])).strip(" \t\n" + MARK) else _PLACEMARKER)
+                out.append(raw[name] if has_tokens(raw[name]) else _PLACEMARKER)
             else:
                 out.append(MARK + expanded(name) + MARK)
             i = m.end()

@@ -30,7 +30,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from .cpp_tokens import (CONTEXT, END, MARK, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
+from .cpp_tokens import (CONTEXT, END, MARK, PIN, SKIP_TO_PAREN, cpp_respace, has_tokens, in_literal, join_segment,
                          literal_end, substitute, unmark, va_comma, va_opt)
 from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
@@ -658,7 +658,7 @@ class Preprocessor:
         # (not the names inside their own expansion), are expanded outside their context
         popped = frozenset(self._context_names(".".join(END.findall(text, end, k))))
         args = [self._outside(a.strip(" \t\n"), popped) for a in args]
-        if len(args) == 1 and not mac.params and not unmark(args[0]).strip():   # (marks: no tokens)
+        if len(args) == 1 and not mac.params and not has_tokens(args[0]):
             args = []
         params, body = list(mac.params), mac.body
         if params and params[-1].endswith("..."):   # variadic: `...` is __VA_ARGS__, `rest...` is rest
@@ -668,7 +668,7 @@ class Preprocessor:
                 raise _arg_count(loc, name, len(mac.params), len(args), k)
             args = args[:fixed] + [", ".join(args[fixed:])]
             params[-1] = va
-            present = bool(unmark(args[-1]).strip())
+            present = has_tokens(args[-1])
             body = va_comma(va_opt(mac.body, present), va, present)
         if len(args) != len(params):
             raise _arg_count(loc, name, len(params), len(args), k)

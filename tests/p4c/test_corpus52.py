@@ -1,5 +1,5 @@
 """Programs of helper corpus52 that p4c refuses in its preprocessor: GCC's ``__has_include`` /
-``__has_include_next`` outside an ``#if`` (corpus28's open item).  cpp (``cc -E``, which p4c runs)
+``__has_include_next`` outside an ``#if`` (corpus28's open item), and a comment as a macro's argument.  cpp (``cc -E``, which p4c runs)
 refuses it with '"__has_include" used outside of preprocessing directive' at the name -- or at the
 macro of the source that brought it, or at the ``)`` of the call whose argument held it (arguments
 are expanded when that call ends); checkmate-p4c passed it to the P4 parser, which refused it with
@@ -41,3 +41,14 @@ def test_has_include_stringified_or_in_if_is_no_error(tmp_path):
                   body='        log_msg(S(__has_include(<a.p4>)));\n        hdr.h.a = K;')
     compile_source(src, "prog.p4")
     assert p4c_accepts(src, tmp_path) in (None, True)
+
+
+def test_a_comment_is_an_argument(tmp_path):
+    """cpp -C keeps a comment as a token: `F0(/* c */)` passes one argument to a macro that takes none
+    (cpp's error at the `)`); checkmate-p4c blanked the comment and called F0 with none."""
+    src = program(top="#define F0() 8w1", body="        hdr.h.a = F0(/* c */);")
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(src, "prog.p4")
+    line, col = line_of(src, "F0(/* c */)")
+    assert str(ei.value) == f'prog.p4:{line}:{col + 10}: macro "F0" passed 1 arguments, but takes just 0', str(ei.value)
+    assert p4c_accepts(src, tmp_path) in (None, False)

@@ -21,17 +21,18 @@ CASES.append(case("corpus52_macro_paren_after_empty_lines", CAT, program(
     top="bit<8> F(in bit<8> x) { return x + 1; }\n#define F(x) (x + 100)\n#define G(x) (x + 10)\n")))
 
 # cpp -C (what p4c runs) keeps a comment as a token: a function-like macro's name followed by a
-# comment and then `(` is no call -- on one line, after a `//` comment ending the line, or where the
-# name came out of an object-like macro -- and the P4 function of that name is called; a comment in a
-# `#define` body is deleted with the directive (`H` expands to a call).  checkmate-p4c blanked every
+# comment and then `(` is no call -- on one line, after a `//` comment ending the line, where the
+# name came out of an object-like macro, or where the `(` came from one (F3) in an argument that is
+# rescanned in a body (fuzz gen3 seed 62) -- and the P4 function of that name is called; a comment in
+# a `#define` body is deleted with the directive (`H` expands to a call).  checkmate-p4c blanked every
 # comment first and called the macro
 CASES.append(case("corpus52_comment_between_macro_name_and_paren", CAT, program(
     "        hdr.h.a = F /* not a call */ (3);\n"
     "        hdr.h.b = F // nor this\n            (4);\n"
-    "        hdr.h.c = (bit<16>)(K /**/ (5));\n"
+    "        hdr.h.c = (bit<16>)(K /**/ (5)) + (bit<16>)ID(F /* c */ F3);\n"
     "        hdr.h.d = (bit<32>)H;\n",
     top="bit<8> F(in bit<8> x) { return x + 1; }\n#define F(x) (x + 100)\n#define K F\n"
-        "#define H F /* deleted */ (6)\n")))
+        "#define H F /* deleted */ (6)\n#define ID(x) x\n#define F3 (3)\n")))
 
 # an argument beside `##` is not expanded before it goes into the body: what is left of it after the
 # paste is read when the body is rescanned, and a `__LINE__` there is the line of the call's name
