@@ -19,7 +19,8 @@ back where it stopped at the open call (``split``: the call's name and ``(`` may
 macros' expansions), and the call keeps its name's definition.  A call with the wrong number of
 arguments is named where cpp last read a token of the file (its ``)``; :func:`_arg_count` carries
 the offset back through each expansion).  ``#if`` arithmetic is :mod:`.cpp_if`, the checks of a ``#define``'s
-name and parameters :mod:`.cpp_define`.
+name and parameters :mod:`.cpp_define`, the contexts (cpp's disabled macros) that macro names carry
+:mod:`.cpp_context`.
 
 ``<core.p4>`` and ``<v1model.p4>`` always resolve to this package's own declaration
 files (``include/``), which describe the v1model architecture the target implements.
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 
 from .cpp_tokens import (CONTEXT, END, MARK, PIN, SKIP_TO_PAREN, cpp_respace, has_tokens, in_literal, join_segment,
                          literal_end, substitute, unmark, va_comma, va_opt)
+from .cpp_context import MacroContexts
 from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
 from .cpp_lines import lines_ending_in_comment, lines_inside_string, strip_comments
@@ -40,8 +42,6 @@ from .errors import Loc, P4CompileError
 BUILTIN_DIR = os.path.join(os.path.dirname(__file__), "include")
 BUILTIN_HEADERS = {"core.p4", "v1model.p4"}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_NAME_TAG = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(\x01\d+\x01)?(?:\x04([\d.]*)\x05)?")
-_NAME_CONTEXT = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(\x01\d+\x01)?\x04([\d.]*)\x05")
 _MAX_INCLUDE_DEPTH = 32
 _UNTERMINATED = "unterminated argument list invoking macro"
 _HAS_INCLUDE = re.compile(r"(?<![A-Za-z0-9_])__has_include(?:_next)?\s*\(\s*([^()]*?)\s*\)")
@@ -109,7 +109,7 @@ _BUILTINS = frozenset({"__LINE__", "__FILE__", "__COUNTER__", "__STDC__", "__DAT
                        "__FILE_NAME__", "__INCLUDE_LEVEL__", "__ASSEMBLER__", "__STDC_HOSTED__"})
 
 
-class Preprocessor:
+class Preprocessor(MacroContexts):
     def __init__(self, include_dirs=(), defines=None):
         self.include_dirs = list(include_dirs)
         self.macros: dict[str, Macro] = {}
@@ -677,7 +677,7 @@ class Preprocessor:
         def expanded(p: str) -> str:   # cpp expands an argument before it goes into the body
             if p not in done:
                 try:
-                    done[p] = self.expand(raw[p], loc, depth + 1)
+                    done[p] = self._settle(self.expand(raw[p], loc, depth + 1), raw[p])
                 except P4CompileError as err:   # (cpp has read this call's `)` then)
                     if getattr(err, "offset", None) is not None:
                         err.offset = k
@@ -691,71 +691,6 @@ class Preprocessor:
         # (`ID(ID)(1)` stays) and one a `##` made, too
         return MARK + self._paint(substitute(body, pasted, expanded), context.difference(popped) | {name}) \
             + MARK + self._end(name), k
-
-    def _paint(self, text: str, names: frozenset) -> str:
-        """``text`` with ``names`` added to the context of each macro name in it (outside literals)."""
-        nids = {str(self._context_id(n)) for n in names}
-
-        def one(m):
-            s = m.group(1)
-            if s not in self.macros or (m.start() and text[m.start() - 1].isalnum()) or in_literal(text, m.start()):
-                return m.group(0)
-            ids = set(filter(None, (m.group(3) or "").split("."))) | nids
-            return f"{s}{m.group(2) or ''}\x04{'.'.join(sorted(ids))}\x05"
-        return _NAME_TAG.sub(one, text)
-
-    def _pin(self, text: str, line: int, skip=()) -> str:
-        """``text`` with each macro name and ``__LINE__`` (outside literals, not already pinned)
-        followed by a pin to ``line`` (:data:`~.cpp_tokens.PIN`)."""
-        def one(m):
-            s = m.group(0)
-            if s in skip or not (s in self.macros or s == "__LINE__") or PIN.match(text, m.end()) \
-                    or (m.start() and text[m.start() - 1].isalnum()) or in_literal(text, m.start()):
-                return s
-            return f"{s}\x01{line}\x01"
-        return _IDENT.sub(one, text)
-
-    def _body(self, body: str, name: str, pin: int | None, context: frozenset, params=()) -> str:
-        """A macro's body as its expansion of ``name`` (with ``context``, pinned to ``pin``): each
-        macro name in it (not a parameter) carries the context plus ``name``, so that it is never
-        expanded inside its own expansion (:data:`~.cpp_tokens.CONTEXT`)."""
-        tag = "\x04" + ".".join(sorted(str(self._context_id(n)) for n in context | {name})) + "\x05"
-        pinned = f"\x01{pin}\x01" if pin is not None else ""
-
-        def one(m):
-            s = m.group(0)
-            if s in params or (m.start() and body[m.start() - 1].isalnum()) or in_literal(body, m.start()):
-                return s
-            if s in self.macros:
-                return s + pinned + tag
-            return s + pinned if s == "__LINE__" else s
-        return _IDENT.sub(one, body)
-
-    def _outside(self, text: str, popped: frozenset) -> str:
-        """``text`` with the macros ``popped`` taken out of its names' contexts (a name stays in its
-        own: it was read inside its expansion)."""
-        if not popped or "\x04" not in text:
-            return text
-
-        def one(m):
-            names = set(self._context_names(m.group(3))) - (popped - {m.group(1)})
-            ids = ".".join(sorted(str(self._context_id(n)) for n in names))
-            return f"{m.group(1)}{m.group(2) or ''}\x04{ids}\x05"
-        return _NAME_CONTEXT.sub(one, text)
-
-    def _context_id(self, name: str) -> int:
-        ids = getattr(self, "context_ids", None)
-        if ids is None:
-            ids = self.context_ids = {}
-        return ids.setdefault(name, len(ids))
-
-    def _end(self, name: str) -> str:
-        """The :data:`~.cpp_tokens.END` of an expansion of ``name``."""
-        return f"\x04!{self._context_id(name)}\x05"
-
-    def _context_names(self, ids: str) -> list[str]:
-        names = {i: n for n, i in getattr(self, "context_ids", {}).items()}
-        return [names[int(i)] for i in ids.split(".") if i]
 
     def macro_loc(self, name: str) -> Loc | None:
         """Where macro ``name``'s body is defined (None: not defined in a file)."""

@@ -1,5 +1,5 @@
 """Programs found by helper corpus52 (issue #15): corpus28's open preprocessor items (its fuzz of
-random macro programs against ``cc -E``, seeds 1424 and 2141, and its gen2 mode 2 seed 5950) and public v1model programs from
+random macro programs against ``cc -E``, seeds 1424 and 2141, and later seeds of its generators and of gen3, which writes comments and empty lines) and public v1model programs from
 sources not measured before (probes and fetch list in /work/corpus52, outside the repository), each
 decided by real p4c 1.2.4.8 (its cpp: ``cc -E -C -undef -nostdinc -x assembler-with-cpp``) and
 simple_switch_grpc.
@@ -50,6 +50,16 @@ CASES.append(case("corpus52_line_in_a_pasted_argument_is_the_calls_line", CAT, p
 CASES.append(case("corpus52_empty_argument_after_an_expansion_is_a_placemarker", CAT, program(
     "        hdr.h.a = A ) 8w3;\n        hdr.h.b = 8w1 + A ) 8w5;\n",
     top="#define A H (\n#define H(p) G ## p G\n#define G 8w4 +\n#define GG 8w40 +\n")))
+
+# an argument is expanded before it goes into the body, and cpp closes the expansions that pre-expansion
+# opened: `B(C)` (C -> `G F`, F -> `( )`) hands B's body `G ( )`, whose call G() -> C expands C again
+# (C -> `G F`, G now painted: the P4 function G is called).  checkmate-p4c kept C's context on the
+# names of the expanded argument and left C unexpanded inside the call of G (fuzz seed 8484 of gen.py
+# 6500-9000, reduced)
+CASES.append(case("corpus52_argument_expansions_closed_before_the_body", CAT, program(
+    "        hdr.h.a = B(C);\n        hdr.h.b = B(B(C));\n",
+    top="bit<8> G() { return 5; }\nconst bit<8> C = 77;\n#define B(q) q\n#define C G F\n#define F ( )\n"
+        "#define G() C\n")))
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
