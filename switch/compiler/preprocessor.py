@@ -657,7 +657,7 @@ class Preprocessor(MacroContexts):
         # cpp pops the expansions the arguments ran past: the body, and an argument's macros
         # (not the names inside their own expansion), are expanded outside their context
         popped = frozenset(self._context_names(".".join(END.findall(text, end, k))))
-        args = [self._outside(a.strip(" \t\n"), popped) for a in args]
+        pieces, args = args, [self._outside(a.strip(" \t\n"), popped) for a in args]
         if len(args) == 1 and not mac.params and not has_tokens(args[0]):
             args = []
         params, body = list(mac.params), mac.body
@@ -666,7 +666,8 @@ class Preprocessor(MacroContexts):
             fixed = len(params) - 1
             if len(args) < fixed:
                 raise _arg_count(loc, name, len(mac.params), len(args), k)
-            args = args[:fixed] + [", ".join(args[fixed:])]
+            # (the variable arguments as written, commas and blanks kept: `#__VA_ARGS__` of `1 ,2` is "1 ,2")
+            args = args[:fixed] + [self._outside(",".join(pieces[fixed:]).strip(" \t\n"), popped)]
             params[-1] = va
             present = has_tokens(args[-1])
             body = va_comma(va_opt(mac.body, present), va, present)

@@ -61,6 +61,16 @@ CASES.append(case("corpus52_argument_expansions_closed_before_the_body", CAT, pr
     top="bit<8> G() { return 5; }\nconst bit<8> C = 77;\n#define B(q) q\n#define C G F\n#define F ( )\n"
         "#define G() C\n")))
 
+# `#__VA_ARGS__` stringifies the variable arguments as written: the commas and the blanks around them
+# kept ("1,2", "a , b"; fuzz gen3 seed 3480); checkmate-p4c rejoined them with ", " -- the table's
+# annotation in the P4Info differed
+CASES.append(case("corpus52_stringified_variable_arguments_keep_their_commas", CAT, program(
+    "        t.apply();\n",
+    ingress_decls="    action set(bit<8> v) { hdr.h.b = v; }\n"
+                  "    @note(S(1,2) \" \" S(a , b,  c) \" \" T(x,y,z))\n"
+                  "    table t { key = { hdr.h.a : exact; } actions = { set; NoAction; } default_action = set(8w9); }\n",
+    top="#define S(...) #__VA_ARGS__\n#define T(a, ...) #__VA_ARGS__\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
