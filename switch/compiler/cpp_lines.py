@@ -1,5 +1,5 @@
 """The lines of a P4 source file as GNU cpp sees them before it expands macros: comments blanked
-(newlines kept, so every line keeps its number), a ``//`` comment continued by a line ending in
+(newlines kept, so every line keeps its number; one on a line of text marked: cpp -C keeps it as a token), a ``//`` comment continued by a line ending in
 ``\\``, string literals written over several lines (their continuation lines are text to cpp, not
 directives), and lines whose end lies inside a ``/* */`` comment (a directive goes on past them).
 
@@ -7,6 +7,7 @@ Used by :class:`~.preprocessor.Preprocessor` before it reads a file's directives
 """
 from __future__ import annotations
 
+from .cpp_tokens import COMMENT
 from .errors import Loc, P4CompileError
 
 
@@ -23,9 +24,26 @@ def line_comment_end(text: str, i: int) -> int:
         i = j + 1
 
 
+def _in_directive(text: str, i: int) -> bool:
+    """Whether offset ``i`` is on a directive's line (its first character ``#``; the lines a backslash
+    continues belong to the line they continue)."""
+    start = text.rfind("\n", 0, i) + 1
+    while start > 0 and text[:start - 1].rstrip(" \t\f\v").endswith("\\"):
+        start = text.rfind("\n", 0, start - 1) + 1
+    return text[start:i].lstrip().startswith("#")
+
+
+def _blank(chunk: str, text: str, i: int) -> str:
+    """The comment ``chunk`` (at ``text[i]``) as blanks, newlines kept -- its first character
+    :data:`~.cpp_tokens.COMMENT` on a line of text (cpp -C keeps the comment as a token: a
+    function-like macro's name before it is no call, ``F /* c */ (1)`` stays)."""
+    out = "".join(ch if ch == "\n" else " " for ch in chunk)
+    return out if _in_directive(text, i) else COMMENT + out[1:]
+
+
 def strip_comments(text: str, file: str) -> str:
     """Replace // and /* */ comments by spaces, keeping newlines and string literals (which
-    may span lines)."""
+    may span lines); a comment on a line of text leaves a :data:`~.cpp_tokens.COMMENT` (``_blank``)."""
     out = []
     i, n = 0, len(text)
     while i < n:
@@ -40,7 +58,7 @@ def strip_comments(text: str, file: str) -> str:
             i = j + 1
         elif text.startswith("//", i):
             j = line_comment_end(text, i)
-            out.append("".join(ch if ch == "\n" else " " for ch in text[i:j]))
+            out.append(_blank(text[i:j], text, i))
             i = j
         elif text.startswith("/*", i):
             j = text.find("*/", i + 2)
@@ -48,8 +66,7 @@ def strip_comments(text: str, file: str) -> str:
                 line = text.count("\n", 0, i) + 1
                 col = i - (text.rfind("\n", 0, i) + 1) + 1
                 raise P4CompileError(Loc(file, line, col), "unterminated /* comment")
-            chunk = text[i:j + 2]
-            out.append("".join(ch if ch == "\n" else " " for ch in chunk))
+            out.append(_blank(text[i:j + 2], text, i))
             i = j + 2
         else:
             out.append(c)

@@ -37,7 +37,13 @@ CONTEXT = re.compile(r"\x04([\d.]*)\x05")
 END = re.compile(r"\x04!(\d+)\x05")
 #: a :data:`CONTEXT` or an :data:`END`
 TAGS = re.compile(r"\x04[\d.!]*\x05")
-#: blanks, marks, pins and contexts between a function-like macro's name and its ``(``
+#: a comment of a text line (:func:`~.cpp_lines.strip_comments`; a directive's comments are deleted with it):
+#: cpp -C keeps it as a token, so a function-like macro's name before it is no call (``F /* c */ (1)``,
+#: ``F // c`` / ``(1)`` stay as written, also where the ``(`` comes from an expansion), it is an argument
+#: (``F(/* c */)`` has one) and the last or first token of one beside ``##`` (``a /* c */ ## b`` is
+#: ``a b``); :func:`unmark` and :func:`stringify` print it as a blank (cpp's string holds its text)
+COMMENT = "\x07"
+#: blanks, marks, pins and contexts between a function-like macro's name and its ``(`` (not a COMMENT)
 SKIP_TO_PAREN = re.compile(r"(?:[ \t\n]|\x02|\x01\d+\x01|\x04[\d.!]*\x05)*")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _VA_OPT = re.compile(r"__VA_OPT__[ \t]*\(")
@@ -107,10 +113,17 @@ def avoid_paste(a: str, a_text: str, b: str, b_text: str) -> bool:
     return False
 
 
+def has_tokens(text: str) -> bool:
+    """Whether ``text`` (an argument) holds a token: not only blanks, marks, pins and tags of expansions
+    that ended in it (a :data:`COMMENT` is a token to cpp -C: `F(/* c */)` has one argument)."""
+    return bool(TAGS.sub("", PIN.sub("", text)).strip(" \t\n\r\f\v" + MARK))
+
+
 def unmark(text: str) -> str:
     """``text`` with its :data:`PIN` s, :data:`CONTEXT` s and :data:`END` s dropped, its :data:`MARK` s removed
     and a space where cpp prints one at such a boundary (no blank there in the source and
     :func:`avoid_paste`)."""
+    text = text.replace(COMMENT, " ")
     if "\x01" in text or "\x04" in text:
         text = TAGS.sub("", PIN.sub("", text))
     if MARK not in text:
@@ -218,7 +231,7 @@ def cpp_respace(line: str, in_comment: bool) -> tuple[str, bool]:
 def stringify(arg: str) -> str:
     """cpp's ``#param``: the argument's text, blanks at its ends dropped and every run of blanks
     between its tokens one space, in quotes; ``"`` and ``\\`` escaped inside its literals only."""
-    arg = TAGS.sub("", PIN.sub("", arg)).replace(MARK, "")
+    arg = TAGS.sub("", PIN.sub("", arg)).replace(MARK, "").replace(COMMENT, " ")
     out, i, n, space = [], 0, len(arg), False
     while i < n:
         c = arg[i]
@@ -262,7 +275,8 @@ def substitute(body: str, raw: dict, expanded) -> str:
         if m and m.group(0) in raw and m.re is _IDENT:
             name = m.group(0)
             if re.search(r"##[ \t\x02]*$", body[:i]) or _PASTE_AFTER.match(body, m.end()):
-                out.append(raw[name] or _PLACEMARKER)   # (an empty one: cpp's placemarker)
+                # (an empty one -- no token, only marks and tags of expansions that ended in it: cpp's placemarker)
+                out.append(raw[name] if has_tokens(raw[name]) else _PLACEMARKER)
             else:
                 out.append(MARK + expanded(name) + MARK)
             i = m.end()

@@ -19,7 +19,8 @@ back where it stopped at the open call (``split``: the call's name and ``(`` may
 macros' expansions), and the call keeps its name's definition.  A call with the wrong number of
 arguments is named where cpp last read a token of the file (its ``)``; :func:`_arg_count` carries
 the offset back through each expansion).  ``#if`` arithmetic is :mod:`.cpp_if`, the checks of a ``#define``'s
-name and parameters :mod:`.cpp_define`.
+name and parameters :mod:`.cpp_define`, the contexts (cpp's disabled macros) that macro names carry
+:mod:`.cpp_context`.
 
 ``<core.p4>`` and ``<v1model.p4>`` always resolve to this package's own declaration
 files (``include/``), which describe the v1model architecture the target implements.
@@ -30,8 +31,9 @@ import os
 import re
 from dataclasses import dataclass
 
-from .cpp_tokens import (CONTEXT, END, MARK, PIN, SKIP_TO_PAREN, cpp_respace, in_literal, join_segment,
+from .cpp_tokens import (CONTEXT, END, MARK, PIN, SKIP_TO_PAREN, cpp_respace, has_tokens, in_literal, join_segment,
                          literal_end, substitute, unmark, va_comma, va_opt)
+from .cpp_context import MacroContexts
 from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
 from .cpp_lines import lines_ending_in_comment, lines_inside_string, strip_comments
@@ -40,8 +42,6 @@ from .errors import Loc, P4CompileError
 BUILTIN_DIR = os.path.join(os.path.dirname(__file__), "include")
 BUILTIN_HEADERS = {"core.p4", "v1model.p4"}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_NAME_TAG = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(\x01\d+\x01)?(?:\x04([\d.]*)\x05)?")
-_NAME_CONTEXT = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)(\x01\d+\x01)?\x04([\d.]*)\x05")
 _MAX_INCLUDE_DEPTH = 32
 _UNTERMINATED = "unterminated argument list invoking macro"
 _HAS_INCLUDE = re.compile(r"(?<![A-Za-z0-9_])__has_include(?:_next)?\s*\(\s*([^()]*?)\s*\)")
@@ -109,7 +109,7 @@ _BUILTINS = frozenset({"__LINE__", "__FILE__", "__COUNTER__", "__STDC__", "__DAT
                        "__FILE_NAME__", "__INCLUDE_LEVEL__", "__ASSEMBLER__", "__STDC_HOSTED__"})
 
 
-class Preprocessor:
+class Preprocessor(MacroContexts):
     def __init__(self, include_dirs=(), defines=None):
         self.include_dirs = list(include_dirs)
         self.macros: dict[str, Macro] = {}
@@ -267,7 +267,11 @@ class Preprocessor:
             segs = [(lineno, line)]   # (the source lines of a call's text)
             while active:
                 try:
-                    text = done + self.expand(line, call_loc, held=held)
+                    self.in_text = True   # (`__has_include` is cpp's error here)
+                    try:
+                        text = done + self.expand(line, call_loc, held=held)
+                    finally:
+                        self.in_text = False
                     if local:   # (the call ended inside an #if of its arguments)
                         raise P4CompileError(Loc(file, lineno, 1), "a call of a macro ends inside an #if "
                                                                    "of its arguments (not supported)")
@@ -276,9 +280,9 @@ class Preprocessor:
                     if tail and tail.group(2) and tail.group(1) in self._context_names(tail.group(2)):
                         tail = None
                     if not (tail and (self.macros.get(tail.group(1)) or Macro(None, "")).params is not None
-                            and i + joined < len(raw) and raw[i + joined].lstrip().startswith("(")):
+                            and self._next_text_line(raw, orig, i + joined).startswith("(")):
                         break
-                    # a function-like macro's name at the end of a line, `(` on the next: a call
+                    # a function-like macro's name at the end of a line, `(` on a later one: a call
                     raise P4CompileError(Loc(file, lineno, 1), "unterminated call of macro")
                 except P4CompileError as err:
                     # cpp collects a function-like macro's arguments over the lines that follow
@@ -356,6 +360,15 @@ class Preprocessor:
             i += joined
         if stack:   # (cpp names the #if left open: errs22 probe c_def_unterminated_if)
             raise P4CompileError(stack[-1][4], "unterminated #if (missing #endif)")
+
+    @staticmethod
+    def _next_text_line(raw: list[str], orig: list[str], k: int) -> str:
+        """The first line from ``k`` on that holds a token, blanks before it dropped ("" for none):
+        cpp looks for a function-like macro's ``(`` past empty lines (not past a directive, which
+        ends the search, nor a comment, a token to cpp -C: :data:`~.cpp_tokens.COMMENT`)."""
+        while k < len(raw) and not raw[k].strip() and not orig[k].lstrip().startswith("#"):
+            k += 1
+        return raw[k].lstrip() if k < len(raw) else ""
 
     def _directive(self, d: str, rest: str, loc: Loc, line: str, here: str, depth: int):
         """Run the directive ``#d rest`` (not a conditional) of ``line`` at ``loc``; for ``#line``
@@ -572,6 +585,11 @@ class Preprocessor:
                         rest_start, rest_src = (m.start() + 2, src(k + 1)) if k >= rest_start else \
                             (rest_start - (k + 1 - m.start()) + 2, rest_src)
                     continue
+                if mac is None and name in ("__has_include", "__has_include_next") and getattr(self, "in_text", False):
+                    # (GCC's operator is for `#if` only; cpp names it, or the macro of the source that brought it)
+                    err = P4CompileError(loc, f'"{name}" used outside of preprocessing directive')
+                    err.offset = m.start()
+                    raise err
                 if mac is None:
                     b = self.builtin(name, loc if pin is None else Loc(loc.file, pin, loc.col))
                     if b is not None:   # (final: no macro in it)
@@ -639,8 +657,8 @@ class Preprocessor:
         # cpp pops the expansions the arguments ran past: the body, and an argument's macros
         # (not the names inside their own expansion), are expanded outside their context
         popped = frozenset(self._context_names(".".join(END.findall(text, end, k))))
-        args = [self._outside(a.strip(" \t\n"), popped) for a in args]
-        if len(args) == 1 and not mac.params and not unmark(args[0]).strip():   # (marks: no tokens)
+        pieces, args = args, [self._outside(a.strip(" \t\n"), popped) for a in args]
+        if len(args) == 1 and not mac.params and not has_tokens(args[0]):
             args = []
         params, body = list(mac.params), mac.body
         if params and params[-1].endswith("..."):   # variadic: `...` is __VA_ARGS__, `rest...` is rest
@@ -648,9 +666,10 @@ class Preprocessor:
             fixed = len(params) - 1
             if len(args) < fixed:
                 raise _arg_count(loc, name, len(mac.params), len(args), k)
-            args = args[:fixed] + [", ".join(args[fixed:])]
+            # (the variable arguments as written, commas and blanks kept: `#__VA_ARGS__` of `1 ,2` is "1 ,2")
+            args = args[:fixed] + [self._outside(",".join(pieces[fixed:]).strip(" \t\n"), popped)]
             params[-1] = va
-            present = bool(unmark(args[-1]).strip())
+            present = has_tokens(args[-1])
             body = va_comma(va_opt(mac.body, present), va, present)
         if len(args) != len(params):
             raise _arg_count(loc, name, len(params), len(args), k)
@@ -659,82 +678,20 @@ class Preprocessor:
         def expanded(p: str) -> str:   # cpp expands an argument before it goes into the body
             if p not in done:
                 try:
-                    done[p] = self.expand(raw[p], loc, depth + 1)
+                    done[p] = self._settle(self.expand(raw[p], loc, depth + 1), raw[p])
                 except P4CompileError as err:   # (cpp has read this call's `)` then)
                     if getattr(err, "offset", None) is not None:
                         err.offset = k
                     raise
             return done[p]
         body = self._body(body, name, pin, context.difference(popped), params)
+        # an argument beside `##` is not expanded before it goes in: its names are read when the body is
+        # rescanned, a __LINE__ there is the line of the call's name (B(1 / __LINE__) with x ## p)
+        pasted = {p: PIN.sub(f"\x01{pin}\x01" if pin is not None else "", a) for p, a in raw.items()}
         # every name of the expansion is read inside it and inside what it is in -- an argument's
         # (`ID(ID)(1)` stays) and one a `##` made, too
-        return MARK + self._paint(substitute(body, raw, expanded), context.difference(popped) | {name}) \
+        return MARK + self._paint(substitute(body, pasted, expanded), context.difference(popped) | {name}) \
             + MARK + self._end(name), k
-
-    def _paint(self, text: str, names: frozenset) -> str:
-        """``text`` with ``names`` added to the context of each macro name in it (outside literals)."""
-        nids = {str(self._context_id(n)) for n in names}
-
-        def one(m):
-            s = m.group(1)
-            if s not in self.macros or (m.start() and text[m.start() - 1].isalnum()) or in_literal(text, m.start()):
-                return m.group(0)
-            ids = set(filter(None, (m.group(3) or "").split("."))) | nids
-            return f"{s}{m.group(2) or ''}\x04{'.'.join(sorted(ids))}\x05"
-        return _NAME_TAG.sub(one, text)
-
-    def _pin(self, text: str, line: int, skip=()) -> str:
-        """``text`` with each macro name and ``__LINE__`` (outside literals, not already pinned)
-        followed by a pin to ``line`` (:data:`~.cpp_tokens.PIN`)."""
-        def one(m):
-            s = m.group(0)
-            if s in skip or not (s in self.macros or s == "__LINE__") or PIN.match(text, m.end()) \
-                    or (m.start() and text[m.start() - 1].isalnum()) or in_literal(text, m.start()):
-                return s
-            return f"{s}\x01{line}\x01"
-        return _IDENT.sub(one, text)
-
-    def _body(self, body: str, name: str, pin: int | None, context: frozenset, params=()) -> str:
-        """A macro's body as its expansion of ``name`` (with ``context``, pinned to ``pin``): each
-        macro name in it (not a parameter) carries the context plus ``name``, so that it is never
-        expanded inside its own expansion (:data:`~.cpp_tokens.CONTEXT`)."""
-        tag = "\x04" + ".".join(sorted(str(self._context_id(n)) for n in context | {name})) + "\x05"
-        pinned = f"\x01{pin}\x01" if pin is not None else ""
-
-        def one(m):
-            s = m.group(0)
-            if s in params or (m.start() and body[m.start() - 1].isalnum()) or in_literal(body, m.start()):
-                return s
-            if s in self.macros:
-                return s + pinned + tag
-            return s + pinned if s == "__LINE__" else s
-        return _IDENT.sub(one, body)
-
-    def _outside(self, text: str, popped: frozenset) -> str:
-        """``text`` with the macros ``popped`` taken out of its names' contexts (a name stays in its
-        own: it was read inside its expansion)."""
-        if not popped or "\x04" not in text:
-            return text
-
-        def one(m):
-            names = set(self._context_names(m.group(3))) - (popped - {m.group(1)})
-            ids = ".".join(sorted(str(self._context_id(n)) for n in names))
-            return f"{m.group(1)}{m.group(2) or ''}\x04{ids}\x05"
-        return _NAME_CONTEXT.sub(one, text)
-
-    def _context_id(self, name: str) -> int:
-        ids = getattr(self, "context_ids", None)
-        if ids is None:
-            ids = self.context_ids = {}
-        return ids.setdefault(name, len(ids))
-
-    def _end(self, name: str) -> str:
-        """The :data:`~.cpp_tokens.END` of an expansion of ``name``."""
-        return f"\x04!{self._context_id(name)}\x05"
-
-    def _context_names(self, ids: str) -> list[str]:
-        names = {i: n for n, i in getattr(self, "context_ids", {}).items()}
-        return [names[int(i)] for i in ids.split(".") if i]
 
     def macro_loc(self, name: str) -> Loc | None:
         """Where macro ``name``'s body is defined (None: not defined in a file)."""
@@ -760,6 +717,8 @@ class Preprocessor:
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
                    lambda m: "1" if self.defined(m.group(1)) else "0", e)
         e = unmark(self.expand(e, loc))
+        # (`__has_include` that a macro's expansion brought: `#define HI __has_include(<core.p4>)`)
+        e = _HAS_INCLUDE.sub(lambda m: "1" if self._has_include(m.group(1), loc) else "0", e)
         # `defined` that a macro's expansion brought (cpp evaluates it too)
         e = re.sub(r"\bdefined\s*(?:\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)|([A-Za-z_][A-Za-z0-9_]*))",
                    lambda m: "1" if self.defined(m.group(1) or m.group(2)) else "0", e)
