@@ -1,0 +1,23 @@
+"""Programs found by helper errs54 (issue #15): its probe sweep of programs of our own (kept in
+/work/errs54, outside the repository: ``gen_a.py``-...), each decided by real p4c 1.2.4.8 and
+simple_switch_grpc.  ``CASES``: programs p4c accepts whose behaviour checkmate got wrong or refused.
+The rejections: tests/p4c/test_errs54.py.
+"""
+from .base import VALUES, case, program
+
+CAT = "frontend (errs54 probes)"
+
+CASES = []
+
+# A local constant used as a width (`bit<(W)>`) under a top-level constant of the same name: p4c
+# takes the local one (the innermost declaration); checkmate-p4c took the top-level W (a 4-bit z,
+# so other values) -- and refused a local W with no top-level one ("a bit width must be a
+# compile-time integer constant"; elab_types.const_int).
+CASES.append(case("errs54_local_constant_width_shadows_a_global", CAT, program(
+    "        const int W = 12;\n        bit<(W)> z = (bit<(W)>)hdr.h.c;\n        hdr.h.c = (bit<16>)(z + 1);\n"
+    "        hdr.h.a = (bit<8>)(bit<(W)>)hdr.h.d;\n",
+    top="const int W = 4;\n"), frames=VALUES))
+CASES.append(case("errs54_action_local_constant_width", CAT, program(
+    "        a();\n",
+    ingress_decls="    action a() { const int N = 3; bit<(N)> z = (bit<(N)>)hdr.h.b; hdr.h.b = (bit<8>)z + 8w1; }\n"),
+    frames=VALUES))

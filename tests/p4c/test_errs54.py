@@ -1,0 +1,62 @@
+"""Helper errs54's probe sweep (/work/errs54 ``gen_a.py``-..., each decided by real p4c 1.2.4.8):
+generic structs/headers/functions/controls and their specialization, extern overloads and abstract
+methods, constructor parameters, enums and casts, compile-time arithmetic, ``match_kind``, ``error``,
+``emit`` of every type, control-plane names and ids (``@name``/``@id``/``@hidden``), declaration
+order and shadowing, struct-valued expressions.  What differed:
+
+* a field of V1Switch's headers struct (at any depth) that is not a header, stack or union: p4c's
+  "headers: the type should be a struct of headers, stacks, or unions" is at the parser's headers
+  parameter type (``out headers hdr``); checkmate-p4c named the field's line (checks
+  ``_struct_of_headers``);
+* a width given by a local constant (``const int W = 8; bit<(W)> z;`` in a control body, action or
+  parser state): p4c compiles it, checkmate-p4c said "a bit width must be a compile-time integer
+  constant"; under a top-level constant of the same name it took the top-level one; and a
+  constructor parameter as a width (``control C(..)(bit<32> n) { apply { bit<(n)> y; } }``) is p4c's
+  "n: expected a constant" (elab_types ``const_int``: the statement's scope first when a name
+  means something else there).
+"""
+from __future__ import annotations
+
+import pytest
+from p4c_helpers import assert_refused_as_p4c, p4c_accepts, program
+
+from switch.compiler import compile_source
+
+
+@pytest.mark.parametrize("top, field", [
+    ("", "bit<8> b;"),
+    ("struct w_t { h_t h; bit<8> b; }\n", "w_t w;"),
+    ("struct w_t { h_t h; bit<8> b; }\nstruct v_t { w_t w; }\n", "v_t v;"),
+])
+def test_headers_struct_error_is_at_the_parsers_headers_parameter(top, field, tmp_path):
+    src = program(top=top).replace("struct headers { h_t h; }", "struct headers { h_t h; " + field + " }")
+    assert_refused_as_p4c(src, "out headers hdr", r"headers: the type should be a struct of headers", tmp_path)
+
+
+@pytest.mark.parametrize("top, locals_, body", [
+    ("", "", "        const int W = 8; bit<(W)> z = hdr.h.a; hdr.h.c = z;"),
+    ("", "    action a1() { const int W = 8; bit<(W)> z = hdr.h.a; hdr.h.c = z; }", "        a1();"),
+    ("const int W = 16;", "", "        const int W = 8; bit<(W)> z = hdr.h.a; hdr.h.c = z;"),
+    ("", "", "        const int W = 8; int<(W)> z = (int<8>)hdr.h.a; hdr.h.c = (bit<8>)z;"),
+    ("", "", "        const int N = 4; hdr.h.a = (bit<8>)(bit<(N)>)hdr.h.c;"),
+])
+def test_local_constant_as_a_width(top, locals_, body, tmp_path):
+    src = program(top=top, locals=locals_, body=body)
+    compile_source(src, "prog.p4")
+    assert p4c_accepts(src, tmp_path) in (None, True)
+
+
+def test_local_constant_as_a_width_in_a_parser_state(tmp_path):
+    src = program().replace("pkt.extract(hdr.h);", "pkt.extract(hdr.h); const int W = 8; bit<(W)> z = hdr.h.a; hdr.h.c = z;")
+    compile_source(src, "prog.p4")
+    assert p4c_accepts(src, tmp_path) in (None, True)
+
+
+def test_constructor_parameter_as_a_width_is_not_a_constant(tmp_path):
+    top = "control Sub(inout bit<8> x)(bit<32> n) { apply { bit<(n)> y = 0; } }"
+    src = program(top=top, locals="    Sub(8) s;", body="        s.apply(hdr.h.a);")
+    assert_refused_as_p4c(src, "bit<(n)>", r"n: expected a constant", tmp_path)
+    # (a table's size may be one: p4c takes it)
+    ok = program(top="control Sub(inout bit<8> x)(bit<32> n) { table t { key = { x: exact; } actions = { NoAction; } "
+                     "size = n; } apply { t.apply(); } }", locals="    Sub(64) s;", body="        s.apply(hdr.h.a);")
+    compile_source(ok, "prog.p4")
