@@ -224,6 +224,8 @@ class TypeRules:
             # a local constant shadowing a global one (`const int W = 8; bit<(W)> z;` under a
             # top-level W: p4c takes the local), or a constructor parameter (p4c: "expected a constant")
             ir, t = self.expr(n, local)
+            if not self.early_constant(n, local):   # (`bit<(hdr.h.minSizeInBits())>`: p4c's "expected a constant")
+                raise E(n.loc, f"{what} must be a compile-time integer constant")
             return self.const_int_value(n, ir, t, what, minimum, maximum, bit32)
         try:
             ir, t = self.expr(n, self.global_scope)
@@ -246,7 +248,7 @@ class TypeRules:
                 if e2.message.startswith("unknown name"):
                     raise e from None
                 raise E(n.loc, f"{what} must be a compile-time integer constant") from None
-            if self.fold(ir) is not None:   # a local constant (`const int W = 8; bit<(W)> x;`: p4c)
+            if self.fold(ir) is not None and self.early_constant(n, local):   # a local constant (`const int W = 8; bit<(W)> x;`: p4c)
                 return self.const_int_value(n, ir, t, what, minimum, maximum, bit32)
             raise E(n.loc, f"{what} must be a compile-time integer constant") from None
         return self.const_int_value(n, ir, t, what, minimum, maximum, bit32)

@@ -60,3 +60,26 @@ def test_constructor_parameter_as_a_width_is_not_a_constant(tmp_path):
     ok = program(top="control Sub(inout bit<8> x)(bit<32> n) { table t { key = { x: exact; } actions = { NoAction; } "
                      "size = n; } apply { t.apply(); } }", locals="    Sub(64) s;", body="        s.apply(hdr.h.a);")
     compile_source(ok, "prog.p4")
+
+
+def test_a_method_call_as_a_width_is_not_a_constant(tmp_path):
+    src = program(body="        bit<(hdr.h.minSizeInBits())> x = 0; hdr.h.a = x[7:0];")
+    assert_refused_as_p4c(src, "bit<(hdr", r"must be a compile-time integer constant", tmp_path)
+
+
+@pytest.mark.parametrize("locals_, body", [
+    ("", "        random(_, 8w0, 8w7);"),
+    ("    register<bit<8>>(4) r;", "        r.read(_, 0);"),
+])
+def test_dontcare_result_of_an_extern_call(locals_, body, tmp_path):
+    src = program(locals=locals_, body=body)
+    compile_source(src, "prog.p4")
+    assert p4c_accepts(src, tmp_path) in (None, True)
+
+
+@pytest.mark.parametrize("locals_, body, words", [
+    ("", "        random(_, 0, 7);", r"cannot be assigned"),   # (p4c: "0: could not infer a width")
+    ("", "        hash(_, HashAlgorithm.crc16, 8w0, { hdr.h.c }, 8w255);", r"cannot be assigned"),
+])
+def test_dontcare_result_whose_type_is_unknown(locals_, body, words, tmp_path):
+    assert_refused_as_p4c(program(locals=locals_, body=body), body.strip()[:6], words, tmp_path)

@@ -21,3 +21,11 @@ CASES.append(case("errs54_action_local_constant_width", CAT, program(
     "        a();\n",
     ingress_decls="    action a() { const int N = 3; bit<(N)> z = (bit<(N)>)hdr.h.b; hdr.h.b = (bit<8>)z + 8w1; }\n"),
     frames=VALUES))
+
+# `_` as the result of random (with typed bounds) and of register.read: p4c compiles it into a
+# temporary nothing reads; checkmate-p4c said "expression cannot be assigned to"
+# (elab_externs.out_lvalue, given the call's type; elab_object_calls).
+CASES.append(case("errs54_dontcare_extern_results", CAT, program(
+    "        random(_, 8w0, 8w7);\n        r.write(1, hdr.h.a);\n        r.read(_, 1);\n"
+    "        r.read(hdr.h.b, 1);\n",
+    ingress_decls="    register<bit<8>>(4) r;\n"), frames=VALUES))
