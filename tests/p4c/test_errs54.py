@@ -83,3 +83,23 @@ def test_dontcare_result_of_an_extern_call(locals_, body, tmp_path):
 ])
 def test_dontcare_result_whose_type_is_unknown(locals_, body, words, tmp_path):
     assert_refused_as_p4c(program(locals=locals_, body=body), body.strip()[:6], words, tmp_path)
+
+
+_PT = "struct p_t { bit<8> a; bit<8> b; }"
+
+
+@pytest.mark.parametrize("body", [
+    "        p_t r = hdr.h.a == 1 ? { 8w1, 8w2 } : { 8w3, 8w4 }; hdr.h.c = r.a + r.b;",
+    "        p_t r; r = hdr.h.a == 1 ? { 1, 2 } : { 3, 4 }; hdr.h.c = r.a + r.b;",
+    "        p_t r = hdr.h.a == 1 ? { 8w1, 8w2 } : (hdr.h.a == 2 ? { 8w5, 8w6 } : { 8w3, 8w4 }); hdr.h.c = r.b;",
+])
+def test_conditional_of_list_expressions_as_a_struct(body, tmp_path):
+    src = program(top=_PT, body=body)
+    compile_source(src, "prog.p4")
+    assert p4c_accepts(src, tmp_path) in (None, True)
+
+
+def test_conditional_of_struct_initializers_as_a_struct(tmp_path):
+    # (p4c 1.2.4.8 dies in its type checker: a Compiler Bug without a line)
+    src = program(top=_PT, body="        p_t r = hdr.h.a == 1 ? { a = 8w1, b = 8w2 } : { a = 8w3, b = 8w4 }; hdr.h.c = r.a;")
+    assert_refused_as_p4c(src, "p_t r =", r"struct initializers", tmp_path)

@@ -29,3 +29,12 @@ CASES.append(case("errs54_dontcare_extern_results", CAT, program(
     "        random(_, 8w0, 8w7);\n        r.write(1, hdr.h.a);\n        r.read(_, 1);\n"
     "        r.read(hdr.h.b, 1);\n",
     ingress_decls="    register<bit<8>>(4) r;\n"), frames=VALUES))
+
+# A `?:` whose arms are list expressions where a struct is wanted (a declaration's initializer, an
+# assignment, a function's return, nested `?:`): p4c converts each arm; checkmate-p4c said "a tuple
+# value cannot become p_t" (elab_values.make_value).
+CASES.append(case("errs54_conditional_of_list_expressions_as_a_struct", CAT, program(
+    "        p_t r = hdr.h.a == 1 ? { 8w1, 8w2 } : (hdr.h.a == 0x7f ? { hdr.h.b, 8w6 } : { 8w3, hdr.h.a });\n"
+    "        hdr.h.b = r.a;\n        hdr.h.c = (bit<16>)r.b;\n        hdr.h.d = (bit<32>)g(hdr.h.b).b;\n",
+    top="struct p_t { bit<8> a; bit<8> b; }\n"
+        "p_t g(in bit<8> x) { return x == 3 ? { 8w1, 8w2 } : { 8w3, x }; }\n"), frames=VALUES))
