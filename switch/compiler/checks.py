@@ -616,19 +616,20 @@ class _Checker:
                                          f"type H is a {st.kind.replace('_', ' ')})")
         if not isinstance(st, Node) or st.kind != "struct":
             return
-        self._struct_of_headers(st, st, 0)
+        self._struct_of_headers(st, st, 0, ty.loc)
 
-    def _struct_of_headers(self, top: Node, st: Node, depth: int) -> None:
+    def _struct_of_headers(self, top: Node, st: Node, depth: int, where) -> None:
         """Every field of V1Switch's headers struct a header, stack or union -- or a struct
         that is again made of those only (p4c: "the type should be a struct of headers, stacks,
-        or unions"; the error names the headers struct, at the field that breaks it)."""
+        or unions"; the error names the headers struct, at the parser's parameter type ``where``
+        -- errs54 measured it at any depth -- and ours names the field that breaks it)."""
         for f in st.get("fields") or ():
             ft = self._resolve(f.type)
             if isinstance(ft, Node) and ft.kind == "struct" and depth < 20:
-                self._struct_of_headers(top, ft, depth + 1)
+                self._struct_of_headers(top, ft, depth + 1, where)
             elif isinstance(ft, Node) and ft.kind not in ("header", "header_union", "struct", "stack", "typename"):
-                raise P4CompileError(f.loc, f"{top.name}: the type should be a struct of headers, stacks or unions "
-                                            f"(field {f.name} is not)")
+                raise P4CompileError(where, f"{top.name}: the type should be a struct of headers, stacks or unions "
+                                            f"(field {f.name} of {st.name} is not)")
 
 
 def _is_path(e: Node) -> bool:

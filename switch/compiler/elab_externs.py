@@ -54,10 +54,14 @@ class ExternRules:
             return ir, t[2]
         return v
 
-    def out_lvalue(self, n: Node, scope, call_loc):
+    def out_lvalue(self, n: Node, scope, call_loc, t=None):
         """An extern function's ``out``/``inout`` argument: one that cannot be assigned to is p4c's
-        type error at the call (its line when the call spreads over several: p4c_mutate seed 132)."""
+        type error at the call (its line when the call spreads over several: p4c_mutate seed 132).
+        ``_`` where the call gives its type ``t`` (``random(_, 8w0, 8w7)``, ``r.read(_, 0)``: p4c
+        compiles them, errs54) is a hidden temporary, as for a function's ``out`` parameter."""
         from .errors import P4CompileError
+        if n.kind == "dontcare" and t is not None and self.ctx.get("dontcare_decls") is not None:
+            return self.dontcare_local(t), t
         try:
             return self.lvalue(n, scope)
         except P4CompileError as err:
@@ -540,7 +544,7 @@ class ExternRules:
             return [{"s": "verify", "c": c, "e": e}]
         if name == "random":
             nargs(3)
-            lv, t = self.out_lvalue(args[0], scope, loc)
+            lv, t = self.out_lvalue(args[0], scope, loc, _bound_type(self, args[1:], scope))
             self.check_type_args(call, [t], "random")
             if not is_bits(t) and t != BOOL and t[0] not in ("serenum", "enum"):   # p4c takes a bool too (random(b, false, true))
                 raise E(args[0].loc, "random result must be bit<N> or bool")
@@ -744,3 +748,13 @@ def _data_leaves(data) -> list:
     for it in (v for _, v in data.fields) if data.kind == "struct_init" else data.items:
         out.extend(_data_leaves(it) if it.kind in ("list", "struct_init", "cast") else [it])
     return out
+
+
+def _bound_type(el, args, scope):
+    """The type of ``random``'s bounds when one has one (not an untyped integer): what its ``_``
+    result is (p4c infers T from them)."""
+    for a in args:
+        t = el.expr(a, scope)[1]
+        if t != INTLIT:
+            return t
+    return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .ast import Node
 from .extern_params import by_position, METHODS
 from .elab_common import BOOL, E, expr_text, is_bits, tstr
+from .elab_ctor import _register_type
 from .elab_load_refusals import BMV2_JSON_ARRAY
 
 
@@ -41,7 +42,7 @@ class ObjectCallRules:
         if kind == "register" and m == "read":
             if len(args) != 2:
                 raise E(call.loc, "register.read(result, index) takes two arguments")
-            lv, lt = self.out_lvalue(args[0], scope, call.loc)
+            lv, lt = self.out_lvalue(args[0], scope, call.loc, _register_type(rec))   # (`r.read(_, 0)`: p4c)
             lt = self.register_result_type(rec, lt, args[0].loc)   # (elab_ctor)
             if lt[0] == "struct":   # (a struct register: p4c's mid end refuses a read it keeps before
                 # its back end refuses the instance -- at the call for a nested struct, at the

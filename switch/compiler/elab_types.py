@@ -219,6 +219,14 @@ class TypeRules:
 
     def const_int(self, n: Node, what: str, minimum: int | None = None,
                   maximum: int | None = None, bit32: bool = False, scope=None) -> int:
+        local = getattr(self, "stmt_scope", None)
+        if scope is None and local is not None and local is not self.global_scope and self._local_names(n, local):
+            # a local constant shadowing a global one (`const int W = 8; bit<(W)> z;` under a
+            # top-level W: p4c takes the local), or a constructor parameter (p4c: "expected a constant")
+            ir, t = self.expr(n, local)
+            if not self.early_constant(n, local):   # (`bit<(hdr.h.minSizeInBits())>`: p4c's "expected a constant")
+                raise E(n.loc, f"{what} must be a compile-time integer constant")
+            return self.const_int_value(n, ir, t, what, minimum, maximum, bit32)
         try:
             ir, t = self.expr(n, self.global_scope)
         except P4CompileError as e:
@@ -235,12 +243,29 @@ class TypeRules:
             if not e.message.startswith("unknown name") or local is None or local is self.global_scope:
                 raise
             try:
-                self.expr(n, local)
+                ir, t = self.expr(n, local)
             except P4CompileError as e2:
                 if e2.message.startswith("unknown name"):
                     raise e from None
+                raise E(n.loc, f"{what} must be a compile-time integer constant") from None
+            if self.fold(ir) is not None and self.early_constant(n, local):   # a local constant (`const int W = 8; bit<(W)> x;`: p4c)
+                return self.const_int_value(n, ir, t, what, minimum, maximum, bit32)
             raise E(n.loc, f"{what} must be a compile-time integer constant") from None
         return self.const_int_value(n, ir, t, what, minimum, maximum, bit32)
+
+    def _local_names(self, n, local) -> bool:
+        """Some name of ``n`` means another thing in the statement's scope ``local`` than at top
+        level; a constructor parameter among them is p4c's "expected a constant" (a width or size
+        is fixed before instantiation)."""
+        found = False
+        for x in sorted(_names_in(n)):
+            ent = local.lookup(x)
+            if ent is None or ent is self.global_scope.lookup(x):
+                continue
+            if x in (getattr(self, "ctx", None) or {}).get("ctor_names", ()) and not _declared(local, x):
+                raise E(n.loc, f"{x}: expected a constant (a constructor parameter)")
+            found = True
+        return found
 
     def const_int_value(self, n: Node, ir, t, what: str, minimum, maximum, bit32: bool) -> int:
         v = self.fold(ir)
@@ -624,3 +649,12 @@ def _names_in(n) -> set:
         elif isinstance(x, (list, tuple)):
             todo.extend(x)
     return out
+
+
+def _declared(scope, name: str) -> bool:
+    """``name`` resolves in ``scope`` to a local declaration (not a bound constructor parameter)."""
+    while scope is not None:
+        if name in scope.names:
+            return name in scope.declared
+        scope = scope.parent
+    return False

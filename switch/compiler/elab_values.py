@@ -127,6 +127,14 @@ class ValueRules:
         else:
             fields = self.struct_p4_fields(t[1])
         dots = ir.get("dots")   # `...`: the fields not given take their default values
+        if ir.get("op") == "cond" and _list_arms(ir):
+            # `c ? { 8w1 } : { 8w2 }` where a struct is wanted: p4c converts each arm (errs54; with
+            # struct initializers `{ a = 1 }` for arms p4c 1.2.4.8 dies: "Compiler Bug", refused here)
+            return {"op": "cond", "c": ir["c"], "a": self.make_value(ir["a"], ir["a"]["t"], t, loc),
+                    "b": self.make_value(ir["b"], ir["b"]["t"], t, loc), "t": t}
+        if ir.get("op") == "cond":
+            raise E(loc, f"a ?: of struct initializers as a {tstr(t)}: p4c 1.2.4.8 dies on it (a Compiler Bug "
+                         "in its type checker)")
         if et[0] == "list" and "items" not in ir:   # a tuple-typed value, not a list expression
             raise E(loc, f"a tuple value cannot become {tstr(t)}: only a list expression can "
                          f"(p4c: type error)")
@@ -227,3 +235,8 @@ class ValueRules:
             else:
                 out.append(sub)
         return out
+
+
+def _list_arms(ir) -> bool:
+    """Both arms of the ``?:`` IR ``ir`` are list expressions (or again such ``?:``)."""
+    return all("items" in ir[x] or ir[x].get("op") == "cond" and _list_arms(ir[x]) for x in ("a", "b"))
