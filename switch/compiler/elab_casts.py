@@ -72,9 +72,10 @@ class CastRules:
             # p4c folds no comparison with an enum value cast from anything (has_enum_cast_cmp):
             # its constant folding makes `(E)(8w0x5c)[7:4]` or `(E)(4w2 + 4w4)` a cast of a
             # constant, which stays (fuzz_exprs seed 7804)
-            if inner.get("op") in ("bin", "un"):
+            if inner.get("op") in ("bin", "un", "cast"):
                 # (E)(E.a + 1): the arithmetic keeps its underlying type (its width), the
-                # enum type goes on a cast around it
+                # enum type goes on a cast around it; so does a cast, whose own type is its
+                # width (`(E)(bit<4>)8w0x15` is E's 5: its constant folds through both casts)
                 out = {"op": "cast", "a": inner, "t": t}
             else:
                 out = inner | {"t": t}

@@ -433,27 +433,34 @@ class LoadRefusalRules:
         if ck.get("op") != "field":
             self.load_refusal(loc, f"{what}: the checksum argument is not a field: {BMV2_JSON_ARRAY}")
 
-    def table_load_refusal(self, q: str, loc, message: str) -> None:
+    def table_load_refusal(self, q: str, loc, message: str, grpc_loads: bool = False) -> None:
         """A :meth:`load_refusal` in table ``q``'s declaration: kept for the table, noted only if
-        something applies it (p4c removes a table nothing applies; ElabOutput.finish)."""
+        something applies it (p4c removes a table nothing applies; ElabOutput.finish).
+        ``grpc_loads``: simple_switch_grpc takes the pushed config all the same (the build's
+        ``grpc_load_error`` leaves it out)."""
         if self.ctx is not None and self.ctx.get("after_plain_exit"):
             return   # (past a plain exit p4c's JSON has nothing of it: simple_switch loads it; fuzz_mutants 2673)
         err = E(loc, message)
         err.after_type_checking = True
         err.load_refusal = True
+        err.grpc_loads = grpc_loads
         self.__dict__.setdefault("table_load_refusals", {}).setdefault(q, err)
 
     def refuse_duplicate_entries(self, q: str, keys: list, entries: list, locs: list) -> None:
-        """Two initial entries of table ``q`` with the same match (and priority): p4c compiles them,
-        simple_switch refuses its JSON ("Duplicate entries in table initializer"); the refusal
-        names the later entry (helper errs17's probes dup_*: exact, lpm, two keys, equal
-        @priority on a ternary key; distinct priorities, a range or an optional key load)."""
+        """Two initial entries of table ``q`` with the same match (and priority): p4c compiles them
+        (no warning either), simple_switch refuses its JSON ("Duplicate entries in table
+        initializer"); the refusal names the later entry (helper errs17's probes dup_*: exact,
+        lpm, two keys, equal @priority on a ternary key; distinct priorities, a range or an
+        optional key load).  simple_switch_grpc answers the push OK, its loader stopped at the
+        duplicate (``grpc_loads``: checkmate-switch's P4Runtime load then stops there too,
+        runtime/pipeline; test_p4rt_const_entries, helper p4rt53)."""
         seen = set()
         for e, loc in zip(entries, locs):
             ident = (_match_ident(e["matches"], keys), e["priority"])
             if ident in seen:
                 self.table_load_refusal(q, loc, f"table {q}: this entry repeats an earlier entry's match: Duplicate "
-                                                "entries in table initializer (simple_switch refuses p4c's JSON)")
+                                                "entries in table initializer (simple_switch refuses p4c's JSON)",
+                                        grpc_loads=True)
                 return
             seen.add(ident)
 

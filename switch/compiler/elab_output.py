@@ -422,6 +422,9 @@ class OutputRules:
         }
         if self.__dict__.get("load_refusals"):   # (ExternRules.load_refusal: BMv2 refuses p4c's JSON)
             ir["load_error"] = str(self.load_refusals[0])
+            grpc = [e for e in self.load_refusals if not getattr(e, "grpc_loads", False)]
+            if len(grpc) < len(self.load_refusals):   # (what simple_switch_grpc refuses of them: "" none)
+                ir["grpc_load_error"] = str(grpc[0]) if grpc else ""
         specialize_copy_out_bodies(ir)   # (dead_reads: bodies without stores a copy-back kills)
         drop_stores_before_extern_outs([ir["blocks"], ir.get("actions"), ir.get("functions"), ir.get("subcontrols"),
                                         ir.get("subparsers")])

@@ -59,7 +59,7 @@ _TYPE_TAGS = {"bit", "int", "varbit", "bool", "int_lit", "header", "header_union
               "stack", "error", "enum", "serenum", "extern", "void", "string", "tuple", "list",
               "match_kind"}   # (an action argument nothing reads: a constant, elab_expressions.match_kind_value)
 # keys whose string values are free text, used by the generator only via repr() or not at all
-_TEXT_KEYS = {"program", "msg", "annos", "doc", "format", "where", "load_error", "field_cp_names",
+_TEXT_KEYS = {"program", "msg", "annos", "doc", "format", "where", "load_error", "grpc_load_error", "field_cp_names",
               "fe_whole_reads"}  # where: an assert's location; fe_whole_reads: paths union_defuse reads (never generated)
 # keys whose string values are pasted bare into the generated source as Python names or
 # attributes (``{n}``, ``{base}.{f}``, ``{fn}(P, ...)``): the compiler has already made
@@ -77,11 +77,12 @@ _TOP_LEVEL = {
     "tables": list, "counters": list, "registers": list, "meters": list, "direct_counters": list,
     "direct_meters": list, "digests": list, "functions": list, "controller_headers": dict,
     "load_error": str,   # a program p4c compiles and BMv2 refuses to load: the pipeline refuses it
+    "grpc_load_error": str,   # what simple_switch_grpc refuses of it when that is less ("": nothing)
 }
 
 # the runtime reads these with .get(...) and a default
 _OPTIONAL = {"enums", "field_lists", "subcontrols", "subparsers", "value_sets", "direct_counters",
-             "controller_headers", "load_error"}
+             "controller_headers", "load_error", "grpc_load_error"}
 
 
 class InvalidDeviceConfig(ValueError):

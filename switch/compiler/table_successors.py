@@ -264,8 +264,10 @@ def midend_kept_tables(bodies: list, subcontrols: list, fold, folded: dict, keys
         elif isinstance(node, dict):
             if node.get("s") in ("apply", "switch_action") or node.get("op") == "table_hit":
                 into.add(node.get("table"))
-            for v in node.values():
-                names(v, into)
+            for k, v in node.items():
+                # (what a returning single-case switch drops, elab_common.live_prefix: p4c's mid end
+                # removes a table applied only there -- mutz40/mutz41 programs, helper p4rt53)
+                names(v, dead if k == "p4info_rest" else into)
 
     def walk(stmts, alive: bool, depth: int) -> None:
         # (a single-case switch marked ``returns`` behind a statement that may return keeps what

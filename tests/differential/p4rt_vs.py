@@ -18,12 +18,13 @@ S = pb.SetForwardingPipelineConfigRequest
 def run(targets, seed, make, source=None, cm_build=False):
     """Run ``make(p4info)``'s ops for seed's program (or ``source``) on both switches; the differences.
     A run in which BMv2 alone died is redone (``diff_session.redo_if_bmv2_died``), also where its
-    death broke off the run (a request nobody answered); a death of ours fails the test.
+    death broke off the run (a request nobody answered), and one where it answered as a faulty BMv2
+    does (``fuzz_p4rt.bmv2_fault``: restarted first); a death of ours fails the test.
     ``cm_build``: checkmate-switch gets checkmate-p4c's build of the program (its P4Info equals
     p4c's: test_p4info_equal), not p4c's JSON -- for what the compiler decides about a table (its
     keys' masks); no GetForwardingPipelineConfig op then (the two configs differ)."""
-    out, dead = redo_if_bmv2_died(lambda: _run_once(targets, seed, make, source, cm_build),
-                                  lambda r: only_bmv2(r[1]))
+    out, dead, _ = redo_if_bmv2_died(lambda: _run_once(targets, seed, make, source, cm_build),
+                                     lambda r: only_bmv2(r[1]) or (r[2] and not r[1]))
     assert not dead, "\n".join(dead)
     return out
 
@@ -39,7 +40,7 @@ def _run_once(targets, seed, make, source, cm_build=False):
         ours = compile_checkmate(case)
         cm_config = F.pipeline_config(ours.p4info, ours.device_config)
     norm = F.Normalizer(ref.p4info)
-    sides, out, err = [], [], None
+    sides, out, err, fault = [], [], None, None
     try:
         for t, c in ((targets.bmv2, config), (targets.cm, cm_config)):
             s = F._open(t, base, c)
@@ -51,6 +52,9 @@ def _run_once(targets, seed, make, source, cm_build=False):
             windows.note(op, a)
             if a != b and not (F.accepted(op, a, b) or windows.why(op, a, b)):
                 out.append(f"{F.describe(op)}\n  bmv2:      {a}\n  checkmate: {b}")
+                if fault := F.bmv2_fault(op, a, b):
+                    out[-1] += f"\n  ({fault}: run again on a fresh BMv2)"
+                    break
             windows.done(op, sides[0])
     except (grpc.RpcError, grpc.FutureTimeoutError) as e:   # (an op's own errors are answers: run_both
         err = e   # compares them) -- a switch that stopped answering, or was gone before the run's
@@ -63,9 +67,11 @@ def _run_once(targets, seed, make, source, cm_build=False):
                 pass
             F._close(s)
         dead = targets.check()
+        if fault and not dead:
+            targets.restart("bmv2")
     if err is not None and not only_bmv2(dead):
         raise err
-    return out, dead
+    return out, dead, fault
 
 
 def u(kind, **kw):

@@ -2,8 +2,10 @@
 ``const entries`` with two entries of one key (an lpm ``0x11 &&& 0`` and ``_``, both /0; or one
 exact value twice) and simple_switch_grpc accepts the config, but its JSON loader stops adding the
 table's entries at the duplicate: a P4Runtime read shows the entries before it (fuzz_mutants seed
-697; checkmate-switch refused the config, "entry already exists").  BMv2 is left half-loaded --
-any packet then kills it -- so only the config and the reads are compared here."""
+697; checkmate-switch refused the config, "entry already exists"), and of the tables its JSON lists
+after it none.  BMv2 is left half-loaded -- any packet then kills it -- so only the config and the
+reads are compared here.  Each on p4c's JSON and on checkmate-p4c's build (whose ``load_error``
+simple_switch's refusal is; ``grpc_load_error`` leaves it out: helper p4rt53)."""
 from __future__ import annotations
 
 import pytest
@@ -52,5 +54,26 @@ def _reads(info):
     ("exact", "0x2f: set_b(4); 0x2f: set_b(8); 0x11: set_b(9);"),
     ("ternary", "0x2f &&& 0xff: set_b(4); 0x2f &&& 0xff: set_b(8); 0x11 &&& 0xf0: set_b(9);"),   # guard
 ], ids=["lpm_two_prefix_0", "lpm_same_prefix", "exact", "guard_ternary_priorities_differ"])
-def test_const_entries_stop_at_a_duplicate_key(targets, kind, entries):
-    assert not run(targets, 697, _reads, source=_SRC.replace("KIND", kind).replace("ENTRIES", entries))
+@pytest.mark.parametrize("cm_build", [False, True], ids=["p4c_json", "checkmate_build"])
+def test_const_entries_stop_at_a_duplicate_key(targets, kind, entries, cm_build):
+    src = _SRC.replace("KIND", kind).replace("ENTRIES", entries)
+    assert not run(targets, 697, _reads, source=src, cm_build=cm_build)
+
+
+_T2 = ("    action set_c(bit<16> v) { hdr.h.c = v; }\n"
+       "    table t2 { key = { hdr.h.b: exact; } actions = { set_c; }\n"
+       "        const entries = { 4: set_c(0x44); 9: set_c(0x99); } }\n")
+
+
+@pytest.mark.parametrize("apply", ["t.apply(); t2.apply();", "t2.apply(); t.apply();"], ids=["after", "before"])
+@pytest.mark.parametrize("cm_build", [False, True], ids=["p4c_json", "checkmate_build"])
+def test_a_duplicate_stops_the_entries_of_the_tables_loaded_after_it(targets, apply, cm_build):
+    """simple_switch_grpc's loader stops at the duplicate for good: a table p4c's JSON lists after
+    the one with the duplicate -- applied after it, whatever the declarations' order -- has none of
+    its const entries, one applied before has them all (helper p4rt53: checkmate-switch loaded every
+    other table's; checkmate-p4c's build was refused, a load refusal of simple_switch's)."""
+    src = _SRC.replace("KIND", "exact").replace("ENTRIES", "0x2f: set_b(4); 0x2f: set_b(8); 0x11: set_b(9);")
+    src = src.replace("    apply { sm.egress_spec = 1; t.apply(); }",
+                      _T2 + f"    apply {{ sm.egress_spec = 1; {apply} }}")
+    assert not run(targets, 697, lambda info: [("read", [pb.Entity(table_entry=pb.TableEntry())])],
+                   source=src, cm_build=cm_build)
