@@ -190,7 +190,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
             # (an isValid() of the header reads no field: stores before it may be dead all the same;
             # fuzz_exprs seed 11101)
             self.__dict__.setdefault("self_inits", {})[id(first)] = (first, fields_read(rhs, lhs, validity=True),
-                                                                    frozenset(f[0] for f in self.headers[lt[1]]["fields"]))
+                                                                    frozenset(f[0] for f in self.headers[lt[1]]["fields"]),
+                                                                    rhs)   # (the initializer: mk_stores._view)
             return [first, {"s": "setvalid", "h": lhs, "v": False, "siblings": [], "bytes": bytes_}]
         if lt[0] == "header" and (sib := self.union_siblings(lhs)):
             # BMv2: a header union member made valid by an assignment invalidates the others

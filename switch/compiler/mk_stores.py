@@ -53,12 +53,16 @@ _ROUNDS = 4
 _CALLS = ("call_action", "call_fn", "apply_control", "apply", "switch_action")
 
 
-def _view(x, ends: list, dead: set):
+def _view(x, ends: list, dead: set, inits: dict | None = None):
     """IR ``x`` as the def-use view sees it: each local's initializer an assignment (``bool c =
     b;`` reads ``b`` as ``c = b;`` does), an ``exit`` or a ``return`` (after its value is read)
     preceded by the ends of the locals (``ends``: they are dead there, what the control's
     parameters hold is not; with the ``out`` parameters' ends too where those are in question),
-    and the assignments in ``dead`` (ids) gone."""
+    and the assignments in ``dead`` (ids) gone.  A header initializer that reads its own header,
+    lowered to setValid + setInvalid (``inits``: the elaborator's ``self_inits``), is the assignment
+    of the initializer it was, as p4c's def-use sees it: a definition of every field that reads the
+    fields it names (header_init; a sub-control's store of ``h.b = h.a / 6`` the caller's ``h = {h.a
+    + 1, 7, 8, h.d}`` overwrites is dead: fuzz_mutants seed 5718, helper mutz51)."""
     if isinstance(x, list):
         out = []
         for v in x:
@@ -66,17 +70,20 @@ def _view(x, ends: list, dead: set):
                 out.extend(ends)
             elif isinstance(v, dict) and v.get("s") == "return":   # (its value read, then the end)
                 if v.get("v") is not None:
-                    out.append({"s": "nop", "reads": _view(v["v"], ends, dead)})
+                    out.append({"s": "nop", "reads": _view(v["v"], ends, dead, inits)})
                 out.extend(ends)
             if not (isinstance(v, dict) and id(v) in dead):
-                out.append(_view(v, ends, dead))
+                out.append(_view(v, ends, dead, inits))
         return out
     if not isinstance(x, dict):
         return x
     if x.get("s") == "decl" and x.get("init") is not None:
         y = {"s": "assign", "l": {"op": "var", "n": x["n"], "t": x["t"]}, "r": x["init"], "orig": x}
         return dict(y, mk_store=x["mk_store"]) if "mk_store" in x else y
-    y = {k: _view(v, ends, dead) for k, v in x.items()}
+    if x.get("s") == "setvalid" and inits and (got := inits.get(id(x))) is not None and got[0] is x \
+            and got[1] is not None:
+        return {"s": "assign", "l": x["h"], "r": got[3]}
+    y = {k: _view(v, ends, dead, inits) for k, v in x.items()}
     return dict(y, orig=x) if x.get("s") in ("assign",) + _CALLS else y
 
 
@@ -279,7 +286,7 @@ class MatchKindStores:
                     if b.get("s") == "assign" and (id(b) in blind or not has_call(b["r"]) and overwritten(
                             rest, b["l"], inline)):
                         found.append(id(b.get("orig", b)))
-                view = _view(list(stmts), ends_, dead)
+                view = _view(list(stmts), ends_, dead, self.__dict__.get("self_inits"))
                 blind = stores_dead_across_exits(subs, view)   # (p4c's def-use blind to a sub-control's exit)
                 walk_rest(view, ends_, visit)
                 if set(found) <= dead:
@@ -292,7 +299,7 @@ class MatchKindStores:
                 if k in mine and not overwritten(rest, b["l"], inline):
                     live.add(k)
                     lvs[k] = b["l"]
-            view = _view(list(stmts), ends_, dead)
+            view = _view(list(stmts), ends_, dead, self.__dict__.get("self_inits"))
             walk_rest(view, ends_, judge)
             return live, lvs, view
         live, lvs, view = live_stores(ends)

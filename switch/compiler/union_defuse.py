@@ -336,6 +336,8 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
         if b.get("s") == "assign" and lv in path_chain(b["l"])[1:] or \
                 b.get("s") == "setvalid" and b.get("h") == lv:
             continue
+        if b.get("s") == "setvalid" and not b.get("siblings") and b.get("h") in path_chain(lv)[1:]:
+            continue   # (a header's validity change reads no field of it: header_init; fuzz_mutants seed 5718)
         if b.get("s") == "assign" and not touches(b["l"], lv) and touches(b["r"], lv) and not has_call(b["r"]) and \
                 overwritten(rest[j + 1:], b["l"], inline, budget):
             continue   # a read by a store that is dead itself (p4c's def-use repeats: dropped first)

@@ -1,7 +1,7 @@
 """Disagreements found by helper mutz51 (issue #15, fuzz_mutants), each decided by real p4c 1.2.4.8 /
 BMv2 1.15.5 and kept as a case.
 """
-from .base import case, program
+from .base import H, H2, case, program
 from .fuzz27 import _STK, _STK_FR
 
 CASES = []
@@ -29,3 +29,19 @@ for _name, _body in [
         ("direct_call_field", "        a2(hdr.s[1].x);\n")]:
     CASES.append(case(f"mutz51_dead_stack_read_overwritten_by_copy_back_before_exit_{_name}", "stacks", program(
         _body + "        hdr.h.c = 0x7777;\n", ingress_decls=_EXIT_BACK, **_STK), frames=_STK_FR))
+
+# fuzz_mutants default kinds seed 5718 (`sub_wrap` on fuzz22_store_before_nested_self_initializer_dropped):
+# a sub-control's store `hdr.h2.b = hdr.h.a / 6` (a division p4c's BMv2 back end cannot evaluate
+# at run time) that the caller's self-reading initializer `hdr.h2 = {hdr.h2.a + 1, 7, 8, hdr.h2.d}`
+# overwrites -- p4c's def-use takes it as a definition of every field that reads h2.a and h2.d, and
+# a setValid() before it reads no field -- is dead, so p4c compiles the program; checkmate-p4c judged
+# the store at the call site against the initializer's lowering (setValid + setInvalid) and refused
+# the division (mk_stores._view, union_defuse.overwritten).
+_DIV_SUB = "control S(inout headers_t hdr) { apply { hdr.h2.b = hdr.h.a / 8w6; } }\n"
+for _name, _pre in [("", ""), ("_after_a_set_valid", "        hdr.h2.setValid();\n")]:
+    CASES.append(case(f"mutz51_division_store_of_a_sub_control_dead_before_a_self_initializer{_name}", "front end",
+                      program("        s.apply(hdr);\n        hdr.h2.d = 5;\n" + _pre +
+                              "        hdr.h2 = {hdr.h2.a + 1, 7, 8, hdr.h2.d};\n"
+                              "        hdr.h.c = (bit<16>)hdr.h2.b;\n        hdr.h.d = hdr.h2.d;\n",
+                              top=_DIV_SUB, ingress_decls="    S() s;\n"),
+                      frames=[(1, H2(3, 4, 5, 6, b=b)) for b in (0, 1)] + [(1, H(9, b)) for b in (0, 1)]))
