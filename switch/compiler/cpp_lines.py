@@ -28,8 +28,11 @@ def _in_directive(text: str, i: int) -> bool:
     """Whether offset ``i`` is on a directive's line (its first character ``#``; the lines a backslash
     continues belong to the line they continue)."""
     start = text.rfind("\n", 0, i) + 1
-    while start > 0 and text[:start - 1].rstrip(" \t\f\v").endswith("\\"):
-        start = text.rfind("\n", 0, start - 1) + 1
+    while start > 0:
+        prev = text.rfind("\n", 0, start - 1) + 1
+        if not text[prev:start - 1].rstrip(" \t\f\v").endswith("\\"):
+            break
+        start = prev
     return text[start:i].lstrip().startswith("#")
 
 
