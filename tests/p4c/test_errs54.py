@@ -103,3 +103,13 @@ def test_conditional_of_struct_initializers_as_a_struct(tmp_path):
     # (p4c 1.2.4.8 dies in its type checker: a Compiler Bug without a line)
     src = program(top=_PT, body="        p_t r = hdr.h.a == 1 ? { a = 8w1, b = 8w2 } : { a = 8w3, b = 8w4 }; hdr.h.c = r.a;")
     assert_refused_as_p4c(src, "p_t r =", r"struct initializers", tmp_path)
+
+
+@pytest.mark.parametrize("body", [
+    "        sh_t x; x.setValid(); x.f.a = true; if (x.f.a) { hdr.h.c = 1; }",
+    "        sh_t x; x.setValid(); x.f.a = hdr.h.a == 1; x.f.b = 3; hdr.h.c = x.f.a ? 8w1 : 8w2;",
+])
+def test_bool_inside_a_struct_inside_a_header(body, tmp_path):
+    src = program(top="struct in_t { bool a; bit<7> b; }\nheader sh_t { in_t f; }", body=body)
+    compile_source(src, "prog.p4")
+    assert p4c_accepts(src, tmp_path) in (None, True)
