@@ -439,6 +439,7 @@ class ExpressionRules(BinaryRules):
                     raise E(n.loc, "isValid() takes no arguments")
                 ir, t = self.expr(fn.base, scope)
                 if t[0] == "struct" and self.structs[t[1]].get("union"):
+                    self.refuse_local_union_isvalid(ir, fn.base)
                     return {"op": "uvalid", "u": ir, "t": BOOL,
                             "members": [pyname(f) for f, _ in self.structs[t[1]]["fields"]]}, BOOL
                 if t[0] != "header":

@@ -87,6 +87,25 @@ class LoadRefusalRules:
                                         "(Json::LogicError: Type is not convertible to string)")
         return out
 
+    def refuse_local_union_isvalid(self, ir: dict, base) -> None:
+        """``u.isValid()`` of a whole header union that is not reached through a control's or
+        parser's parameter (a local, a struct local's member, a function's parameter -- p4c's
+        inlining copies it into one): p4c writes the union instance's name as a ``header``
+        operand and simple_switch refuses the JSON ("Invalid reference to object of type 'header'
+        with name 'u_0'"; errs54 probes j_ul_*).  ``hdr.u.isValid()`` and ``u.a.isValid()`` load."""
+        root = ir
+        while root.get("op") == "field":
+            root = root["base"]
+        if root.get("op") == "var" and str(root.get("n", "")).startswith("p_") and self.ctx is not None \
+                and self.ctx.get("kind") != "function":
+            return
+        if self.ctx is not None and (self.ctx.get("folded_branch") or self.ctx.get("dead")):
+            return   # (a branch p4c removes: `if (false) { .. }` loads)
+        self.load_refusal(base.loc, f"{expr_text(base)}.isValid() of a header union that is not a field of the "
+                                    "headers (a local, a copy, a stack element): "
+                                    f"Invalid reference to object of type 'header' with name '{expr_text(base)}' "
+                                    "(simple_switch refuses p4c's JSON)")
+
     def load_refusal(self, loc, message: str) -> None:
         """A construct p4c compiles whose BMv2 JSON simple_switch refuses to load: checkmate-p4c
         compiles it too, as p4c does, and the build's ``load_error`` makes checkmate-switch refuse
