@@ -13,7 +13,16 @@ order and shadowing, struct-valued expressions.  What differed:
   constant"; under a top-level constant of the same name it took the top-level one; and a
   constructor parameter as a width (``control C(..)(bit<32> n) { apply { bit<(n)> y; } }``) is p4c's
   "n: expected a constant" (elab_types ``const_int``: the statement's scope first when a name
-  means something else there).
+  means something else there; a method call such as ``hdr.h.minSizeInBits()`` stays refused);
+* ``_`` as the result of ``random`` (typed bounds) or ``register.read``: p4c gives it a temporary,
+  checkmate-p4c said "expression cannot be assigned to" (elab_externs ``out_lvalue``);
+* a ``?:`` whose arms are list expressions where a struct is wanted (``p_t r = c ? { 8w1, 8w2 } :
+  { 8w3, 8w4 };``, nested, in a return): p4c converts each arm, checkmate-p4c said "a tuple value
+  cannot become p_t"; with struct initializers ``{ a = 1, .. }`` for arms p4c 1.2.4.8 dies in its
+  type checker (ours crashed with a KeyError, now an error) (elab_values ``make_value``);
+* a bool leaf of a struct inside a header (``header sh_t { in_t f; }``, ``struct in_t { bool a; .. }``):
+  p4c takes ``x.f.a = true``, checkmate-p4c said "expected bit<1>, got bool" (elab_types
+  ``declare_struct``).
 """
 from __future__ import annotations
 
