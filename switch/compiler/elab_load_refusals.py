@@ -47,7 +47,7 @@ labels, negative action data) call :meth:`load_refusal` where they are elaborate
 from __future__ import annotations
 
 from .copy_paths import ir_path, overlap, path_reads
-from .elab_common import BOOL, E, expr_text, ir_dicts, ir_replace
+from .elab_common import BOOL, E, expr_text, ir_dicts, ir_replace, tstr
 from .meta_locals import action_writes, parser_surviving_reference, surviving_reference
 from .table_keys import bmv2_key_shape, runtime_index_key
 
@@ -105,6 +105,40 @@ class LoadRefusalRules:
                                     "headers (a local, a copy, a stack element): "
                                     f"Invalid reference to object of type 'header' with name '{expr_text(base)}' "
                                     "(simple_switch refuses p4c's JSON)")
+
+    def refuse_local_union_stack(self, base: dict, et, loc) -> None:
+        """An element of a stack of header unions that is a local variable (``u_t[2] l; l[0].a =
+        ..``): p4c keeps the local (one it removes, unused, loads) and simple_switch refuses its JSON
+        -- "Invalid reference to object of type 'header type' with name 'h2_t'", or dies with
+        std::out_of_range (unordered_map::at) where the member types are used elsewhere (errs54
+        probes p_ls_*).  A union stack in the headers loads."""
+        if not (et[0] == "struct" and self.structs.get(et[1], {}).get("union")):
+            return
+        root = base
+        while root.get("op") == "field":
+            root = root["base"]
+        if root.get("op") != "var" or str(root.get("n", "")).startswith("p_"):
+            return
+        if self.ctx is not None and (self.ctx.get("folded_branch") or self.ctx.get("dead")):
+            return
+        if et[1] in self._header_union_types(self.__dict__.get("user_headers_type")):
+            return   # (the headers hold a union of that type: p4c writes the type, simple_switch loads it)
+        self.load_refusal(loc, f"an element of a local stack of header unions ({tstr(et)}): simple_switch refuses "
+                               "p4c's JSON (Invalid reference to object of type 'header type', or std::out_of_range)")
+
+    def _header_union_types(self, t, depth: int = 0) -> set:
+        """The header union types held by struct type ``t`` (V1Switch's headers): fields, stacks
+        and nested structs."""
+        out: set = set()
+        if not t or t[0] != "struct" or depth > 20 or t[1] not in self.structs:
+            return out
+        for _f, ft in self.structs[t[1]]["fields"]:
+            ft = self.stack_elem(ft) if ft[0] == "stack" else ft
+            if ft[0] == "struct" and self.structs.get(ft[1], {}).get("union"):
+                out.add(ft[1])
+            elif ft[0] == "struct":
+                out |= self._header_union_types(ft, depth + 1)
+        return out
 
     def load_refusal(self, loc, message: str) -> None:
         """A construct p4c compiles whose BMv2 JSON simple_switch refuses to load: checkmate-p4c

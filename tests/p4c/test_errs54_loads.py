@@ -8,7 +8,14 @@
   ("Invalid reference to object of type 'header' with name 'u_0'"); checkmate-switch loaded it
   (elab_load_refusals.refuse_local_union_isvalid).  ``hdr.u.isValid()`` (in a control, an action, a
   key, a parser, a sub-control given ``hdr.u``), ``hdr.s.u.isValid()``, ``u.a.isValid()`` and one in a
-  branch p4c removes (``if (false)``) load.
+  branch p4c removes (``if (false)``) load;
+* an element of a stack of header unions that is a local variable (``u_t[2] ls; ls[0].a = hdr.h;``):
+  p4c keeps the local but writes no header_union_types entry (nor a header type used only there), and
+  simple_switch refuses the JSON ("Invalid reference to object of type 'header type' with name
+  'h2_t'", or std::out_of_range from unordered_map::at when the member types are used elsewhere);
+  checkmate-switch loaded it (elab_load_refusals.refuse_local_union_stack; the BMv2 JSON loader
+  already refused the unknown types).  A union stack in the headers, an unused local one, and a local one
+  of a union type the headers hold (p4c writes the type then) load.
 """
 from __future__ import annotations
 
@@ -48,5 +55,18 @@ LOADED = {
     "local_union_member_isvalid": _hu(body="        u_t lu; lu.a = hdr.h; if (lu.a.isValid()) { hdr.h.c = 1; }"),
     "local_union_isvalid_in_a_removed_branch": _hu(body="        u_t lu; if (false) { if (lu.isValid()) { hdr.h.c = 1; } }"),
 }
+
+REFUSED.update({
+    "local_union_stack_element": (program(top=_U, body="        u_t[2] ls; ls[0].a = hdr.h; hdr.h.c = ls[0].a.c;"),
+                                  "[0].a = hdr.h", "Invalid reference to object of type 'header type'"),
+    "local_union_stack_element_member_types_used": (
+        program(top=_U, body="        u_t[2] ls; ls[1].b.setValid(); ls[1].b.w = 3; hdr.h.b = ls[1].b.w;").replace(
+            "struct headers { h_t h; }", "struct headers { h_t h; h2_t x; }"), "[1].b.setValid", "std::out_of_range"),
+})
+LOADED.update({
+    "headers_union_stack_element": _hu(body="        hdr.us[0].a = hdr.h; hdr.h.c = hdr.us[0].a.c;"),
+    "unused_local_union_stack": program(top=_U, body="        u_t[2] ls;"),
+    "local_union_stack_of_a_type_the_headers_hold": _hu(body="        u_t[2] ls; ls[1].b.setValid(); ls[1].b.w = 3; hdr.h.b = ls[1].b.w;"),
+})
 
 globals().update(base.load_refusal_tests(REFUSED, LOADED, {}))
