@@ -46,6 +46,7 @@ The ones of earlier rounds (an unknown hash algorithm, a user match_kind, duplic
 labels, negative action data) call :meth:`load_refusal` where they are elaborated."""
 from __future__ import annotations
 
+from .ast import Node
 from .copy_paths import ir_path, overlap, path_reads
 from .elab_common import BOOL, E, expr_text, ir_dicts, ir_replace, tstr
 from .meta_locals import action_writes, parser_surviving_reference, surviving_reference
@@ -121,10 +122,28 @@ class LoadRefusalRules:
             return
         if self.ctx is not None and (self.ctx.get("folded_branch") or self.ctx.get("dead")):
             return
-        if et[1] in self._header_union_types(self.__dict__.get("user_headers_type")):
-            return   # (the headers hold a union of that type: p4c writes the type, simple_switch loads it)
+        if et[1] in self._header_union_types(self.__dict__.get("user_headers_type")) or \
+                et[1] in self._plain_union_locals():
+            return   # (the headers or a plain local hold a union of that type: p4c writes the type,
+            # simple_switch loads it -- errs17_union_stack_from_list_and_dots)
         self.load_refusal(loc, f"an element of a local stack of header unions ({tstr(et)}): simple_switch refuses "
                                "p4c's JSON (Invalid reference to object of type 'header type', or std::out_of_range)")
+
+    def _plain_union_locals(self) -> set:
+        """The types of the program's variables declared as a plain named type (not a stack):
+        where one is a header union, p4c writes its header_union_types entry."""
+        if "_plain_var_types" not in self.__dict__:
+            out, todo = set(), list(self.decls)
+            while todo:
+                x = todo.pop()
+                if isinstance(x, Node):
+                    if x.kind == "var" and isinstance(x.get("type"), Node) and x.type.kind == "typename":
+                        out.add(x.type.name)
+                    todo.extend(v for v in x._attrs.values() if isinstance(v, (Node, list, tuple)))
+                elif isinstance(x, (list, tuple)):
+                    todo.extend(x)
+            self._plain_var_types = out
+        return self._plain_var_types
 
     def _header_union_types(self, t, depth: int = 0) -> set:
         """The header union types held by struct type ``t`` (V1Switch's headers): fields, stacks

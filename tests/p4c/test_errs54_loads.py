@@ -15,7 +15,7 @@
   'h2_t'", or std::out_of_range from unordered_map::at when the member types are used elsewhere);
   checkmate-switch loaded it (elab_load_refusals.refuse_local_union_stack; the BMv2 JSON loader
   already refused the unknown types).  A union stack in the headers, an unused local one, and a local one
-  of a union type the headers hold (p4c writes the type then) load.
+  of a union type the headers or a plain local hold (p4c writes the type then) load.
 """
 from __future__ import annotations
 
@@ -66,6 +66,8 @@ REFUSED.update({
 LOADED.update({
     "headers_union_stack_element": _hu(body="        hdr.us[0].a = hdr.h; hdr.h.c = hdr.us[0].a.c;"),
     "unused_local_union_stack": program(top=_U, body="        u_t[2] ls;"),
+    "local_union_stack_beside_a_plain_local_union": program(
+        top=_U, body="        u_t u1; u1.a = hdr.h; u_t[2] ls; ls[0] = u1; hdr.h.c = ls[0].a.c;"),
     "local_union_stack_of_a_type_the_headers_hold": _hu(body="        u_t[2] ls; ls[1].b.setValid(); ls[1].b.w = 3; hdr.h.b = ls[1].b.w;"),
 })
 
