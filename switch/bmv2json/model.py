@@ -240,7 +240,6 @@ class Model:
 
     def union_members(self, x) -> list:
         """The member headers (IR expressions, union type order) of a JSON union operand."""
-        # p4c 1.2.4.8 writes a local union's valid_union operand as {"type": "header", ...}
         if x.get("type") in ("header_union", "header") and x.get("value") in self.unions:
             return [self.header(m) for m in self.unions[x["value"]]]
         u = self.expr(x)
@@ -434,6 +433,9 @@ class Model:
         if o == "valid_union":
             if right.get("type") == "header_union" and right.get("value") not in self.unions:
                 raise Bmv2JsonError(f"valid_union of {right!r}: not a header union")
+            if right.get("type") == "header":   # (p4c 1.2.4.8's operand for a local union's isValid():
+                # simple_switch 1.15.5 refuses the JSON; errs54 measured it, test_errs54_loads)
+                raise Bmv2JsonError(f"Invalid reference to object of type 'header' with name '{right.get('value')}'")
             out = None
             for h in self.union_members(right):
                 v = {"op": "isvalid", "h": h, "t": BOOL}

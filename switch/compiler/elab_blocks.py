@@ -307,6 +307,7 @@ class BlockRules:
             # (p4c's BMv2 back end: "bit<8>: expected the user metadata type to be a struct")
             raise E(blocks["parser"].params[2].type.loc or main.loc,
                     f"{tstr(mt)}: expected the user metadata type to be a struct")
+        self.user_headers_type = bound.get("H", (None,))[0]   # (elab_load_refusals.refuse_local_union_stack)
         if mt is not None:
             self.user_meta_type = mt   # (elab_load_refusals.refuse_struct_data)
             self.refuse_union_in_metadata(mt)

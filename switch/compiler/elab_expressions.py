@@ -152,6 +152,7 @@ class ExpressionRules(BinaryRules):
             raise E(n.index.loc, "stack index must be an integer")
         et = self.stack_elem(bt)
         self.runtime_union_index(et, v, n.loc)
+        self.refuse_local_union_stack(base, et, n.loc)
         ir = {"op": "stack_idx", "st": base, "i": i_ir if v is None else {"op": "const", "v": v, "t": ["bit", 32]},
               "t": et, "size": bt[2]}
         if v is None:   # (const_index: p4c's constant propagation may prove it out of range)
@@ -439,6 +440,7 @@ class ExpressionRules(BinaryRules):
                     raise E(n.loc, "isValid() takes no arguments")
                 ir, t = self.expr(fn.base, scope)
                 if t[0] == "struct" and self.structs[t[1]].get("union"):
+                    self.refuse_local_union_isvalid(ir, fn.base)
                     return {"op": "uvalid", "u": ir, "t": BOOL,
                             "members": [pyname(f) for f, _ in self.structs[t[1]]["fields"]]}, BOOL
                 if t[0] != "header":

@@ -46,8 +46,9 @@ The ones of earlier rounds (an unknown hash algorithm, a user match_kind, duplic
 labels, negative action data) call :meth:`load_refusal` where they are elaborated."""
 from __future__ import annotations
 
+from .ast import Node
 from .copy_paths import ir_path, overlap, path_reads
-from .elab_common import BOOL, E, expr_text, ir_dicts, ir_replace
+from .elab_common import BOOL, E, expr_text, ir_dicts, ir_replace, tstr
 from .meta_locals import action_writes, parser_surviving_reference, surviving_reference
 from .table_keys import bmv2_key_shape, runtime_index_key
 
@@ -85,6 +86,77 @@ class LoadRefusalRules:
             self.load_refusal(first.loc, f"{expr_text(base)}.isValid(): p4c writes the validity field of a header "
                                         "stack element at a run-time index, which simple_switch refuses to load "
                                         "(Json::LogicError: Type is not convertible to string)")
+        return out
+
+    def refuse_local_union_isvalid(self, ir: dict, base) -> None:
+        """``u.isValid()`` of a whole header union that is not reached through a control's or
+        parser's parameter (a local, a struct local's member, a function's parameter -- p4c's
+        inlining copies it into one): p4c writes the union instance's name as a ``header``
+        operand and simple_switch refuses the JSON ("Invalid reference to object of type 'header'
+        with name 'u_0'"; errs54 probes j_ul_*).  ``hdr.u.isValid()`` and ``u.a.isValid()`` load."""
+        root = ir
+        while root.get("op") == "field":
+            root = root["base"]
+        if root.get("op") == "var" and str(root.get("n", "")).startswith("p_") and self.ctx is not None \
+                and self.ctx.get("kind") != "function":
+            return
+        if self.ctx is not None and (self.ctx.get("folded_branch") or self.ctx.get("dead")):
+            return   # (a branch p4c removes: `if (false) { .. }` loads)
+        self.load_refusal(base.loc, f"{expr_text(base)}.isValid() of a header union that is not a field of the "
+                                    "headers (a local, a copy, a stack element): "
+                                    f"Invalid reference to object of type 'header' with name '{expr_text(base)}' "
+                                    "(simple_switch refuses p4c's JSON)")
+
+    def refuse_local_union_stack(self, base: dict, et, loc) -> None:
+        """An element of a stack of header unions that is a local variable (``u_t[2] l; l[0].a =
+        ..``): p4c keeps the local (one it removes, unused, loads) and simple_switch refuses its JSON
+        -- "Invalid reference to object of type 'header type' with name 'h2_t'", or dies with
+        std::out_of_range (unordered_map::at) where the member types are used elsewhere (errs54
+        probes p_ls_*).  A union stack in the headers loads."""
+        if not (et[0] == "struct" and self.structs.get(et[1], {}).get("union")):
+            return
+        root = base
+        while root.get("op") == "field":
+            root = root["base"]
+        if root.get("op") != "var" or str(root.get("n", "")).startswith("p_"):
+            return
+        if self.ctx is not None and (self.ctx.get("folded_branch") or self.ctx.get("dead")):
+            return
+        if et[1] in self._header_union_types(self.__dict__.get("user_headers_type")) or \
+                et[1] in self._plain_union_locals():
+            return   # (the headers or a plain local hold a union of that type: p4c writes the type,
+            # simple_switch loads it -- errs17_union_stack_from_list_and_dots)
+        self.load_refusal(loc, f"an element of a local stack of header unions ({tstr(et)}): simple_switch refuses "
+                               "p4c's JSON (Invalid reference to object of type 'header type', or std::out_of_range)")
+
+    def _plain_union_locals(self) -> set:
+        """The types of the program's variables declared as a plain named type (not a stack):
+        where one is a header union, p4c writes its header_union_types entry."""
+        if "_plain_var_types" not in self.__dict__:
+            out, todo = set(), list(self.decls)
+            while todo:
+                x = todo.pop()
+                if isinstance(x, Node):
+                    if x.kind == "var" and isinstance(x.get("type"), Node) and x.type.kind == "typename":
+                        out.add(x.type.name)
+                    todo.extend(v for v in x._attrs.values() if isinstance(v, (Node, list, tuple)))
+                elif isinstance(x, (list, tuple)):
+                    todo.extend(x)
+            self._plain_var_types = out
+        return self._plain_var_types
+
+    def _header_union_types(self, t, depth: int = 0) -> set:
+        """The header union types held by struct type ``t`` (V1Switch's headers): fields, stacks
+        and nested structs."""
+        out: set = set()
+        if not t or t[0] != "struct" or depth > 20 or t[1] not in self.structs:
+            return out
+        for _f, ft in self.structs[t[1]]["fields"]:
+            ft = self.stack_elem(ft) if ft[0] == "stack" else ft
+            if ft[0] == "struct" and self.structs.get(ft[1], {}).get("union"):
+                out.add(ft[1])
+            elif ft[0] == "struct":
+                out |= self._header_union_types(ft, depth + 1)
         return out
 
     def load_refusal(self, loc, message: str) -> None:

@@ -380,6 +380,15 @@ class TypeRules:
                 raise E(loc, f"struct {name} field {f} of type {tstr(ft)} cannot be part of a header")
         return out
 
+    def _struct_leaf_type(self, sname: str, dotted: str):
+        """The declared type of struct ``sname``'s leaf ``a.b`` (flat_struct's dotted name)."""
+        t = ["struct", sname]
+        for part in dotted.split("."):
+            t = dict((f, ft) for f, ft in self.structs[t[1]]["fields"]).get(part) if t[0] == "struct" else None
+            if t is None:
+                return None
+        return t
+
     def declare_struct(self, d: Node) -> None:
         if d.name in self.headers or d.name in self.structs:
             raise E(d.loc, f"type {d.name} declared twice")
@@ -406,6 +415,8 @@ class TypeRules:
                     for (sub, st), (dsub, _) in zip(self.flat_struct(t[1], f.loc), self.flat_struct(t[1], f.loc, True)):
                         fields.append([f"{f.name}__{sub}", st, None])
                         p4_names[f"{f.name}__{sub}"] = f"{f.name}.{dsub}"
+                        if self._struct_leaf_type(t[1], dsub) == BOOL:   # (a bool leaf: as a bool field; errs54)
+                            self.__dict__.setdefault("bool_header_fields", set()).add((d.name, f"{f.name}__{sub}"))
                     self.header_views[(d.name, f.name)] = t[1]
                     continue
                 if t[0] == "varbit":

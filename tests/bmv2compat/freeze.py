@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from switch.bmv2json.p4c import P4cFailed, compile_with_p4c, strip_source_info
+from switch.bmv2json.p4c import P4cFailed, run_p4c, strip_source_info
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "p4c_out"
@@ -29,10 +29,10 @@ def frozen_pair(src):
     """The current p4c output of ``src`` as (json text, p4info text); P4cFailed if rejected."""
     src = Path(src)
     with tempfile.TemporaryDirectory() as d:
-        prog = compile_with_p4c(src, d)
-        j = strip_source_info(prog.bmv2_json)
+        json_path, p4info_path = run_p4c(src, d)   # (raw: a JSON simple_switch refuses is frozen too)
+        j = strip_source_info(json.loads(json_path.read_text()))
         j.pop("program", None)
-        return json.dumps(j, separators=(",", ":"), sort_keys=True) + "\n", prog.p4info_path.read_text()
+        return json.dumps(j, separators=(",", ":"), sort_keys=True) + "\n", p4info_path.read_text()
 
 
 def main() -> int:

@@ -13,7 +13,16 @@ order and shadowing, struct-valued expressions.  What differed:
   constant"; under a top-level constant of the same name it took the top-level one; and a
   constructor parameter as a width (``control C(..)(bit<32> n) { apply { bit<(n)> y; } }``) is p4c's
   "n: expected a constant" (elab_types ``const_int``: the statement's scope first when a name
-  means something else there).
+  means something else there; a method call such as ``hdr.h.minSizeInBits()`` stays refused);
+* ``_`` as the result of ``random`` (typed bounds) or ``register.read``: p4c gives it a temporary,
+  checkmate-p4c said "expression cannot be assigned to" (elab_externs ``out_lvalue``);
+* a ``?:`` whose arms are list expressions where a struct is wanted (``p_t r = c ? { 8w1, 8w2 } :
+  { 8w3, 8w4 };``, nested, in a return): p4c converts each arm, checkmate-p4c said "a tuple value
+  cannot become p_t"; with struct initializers ``{ a = 1, .. }`` for arms p4c 1.2.4.8 dies in its
+  type checker (ours crashed with a KeyError, now an error) (elab_values ``make_value``);
+* a bool leaf of a struct inside a header (``header sh_t { in_t f; }``, ``struct in_t { bool a; .. }``):
+  p4c takes ``x.f.a = true``, checkmate-p4c said "expected bit<1>, got bool" (elab_types
+  ``declare_struct``).
 """
 from __future__ import annotations
 
@@ -103,3 +112,13 @@ def test_conditional_of_struct_initializers_as_a_struct(tmp_path):
     # (p4c 1.2.4.8 dies in its type checker: a Compiler Bug without a line)
     src = program(top=_PT, body="        p_t r = hdr.h.a == 1 ? { a = 8w1, b = 8w2 } : { a = 8w3, b = 8w4 }; hdr.h.c = r.a;")
     assert_refused_as_p4c(src, "p_t r =", r"struct initializers", tmp_path)
+
+
+@pytest.mark.parametrize("body", [
+    "        sh_t x; x.setValid(); x.f.a = true; if (x.f.a) { hdr.h.c = 1; }",
+    "        sh_t x; x.setValid(); x.f.a = hdr.h.a == 1; x.f.b = 3; hdr.h.c = x.f.a ? 8w1 : 8w2;",
+])
+def test_bool_inside_a_struct_inside_a_header(body, tmp_path):
+    src = program(top="struct in_t { bool a; bit<7> b; }\nheader sh_t { in_t f; }", body=body)
+    compile_source(src, "prog.p4")
+    assert p4c_accepts(src, tmp_path) in (None, True)

@@ -38,3 +38,14 @@ CASES.append(case("errs54_conditional_of_list_expressions_as_a_struct", CAT, pro
     "        hdr.h.b = r.a;\n        hdr.h.c = (bit<16>)r.b;\n        hdr.h.d = (bit<32>)g(hdr.h.b).b;\n",
     top="struct p_t { bit<8> a; bit<8> b; }\n"
         "p_t g(in bit<8> x) { return x == 3 ? { 8w1, 8w2 } : { 8w3, x }; }\n"), frames=VALUES))
+
+# A header holding a struct with a bool field (`header sh_t { in_t f; }`, `struct in_t { bool a;
+# bit<7> b; }`), extracted from the packet, read as a condition and written from a bool: p4c
+# compiles it (the leaf is one bit); checkmate-p4c refused `x.f.a = true` ("expected bit<1>, got
+# bool": elab_types.declare_struct now records the leaf as a bool header field).
+CASES.append(case("errs54_bool_inside_a_struct_inside_a_header", CAT, program(
+    "        if (hdr.s.isValid()) {\n            if (hdr.s.f.a) { hdr.h.b = 1; }\n"
+    "            hdr.s.f.a = hdr.s.f.b == 7w3 || !hdr.s.f.a;\n            hdr.h.c = (bit<16>)hdr.s.f.b;\n        }\n",
+    headers="struct in_t { bool a; bit<7> b; }\nheader sh_t { in_t f; }\n", fields="    sh_t s;\n",
+    parser="    state start { pkt.extract(hdr.eth); pkt.extract(hdr.h); pkt.extract(hdr.s); transition accept; }",
+    deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"), frames=VALUES))
