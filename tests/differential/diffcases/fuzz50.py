@@ -1,5 +1,5 @@
 """Found by helper fuzz50 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5."""
-from .base import case, program
+from .base import H, case, program
 from .fuzz28 import _HC, _HC_FR, CAT
 
 CASES = []
@@ -34,6 +34,19 @@ for _name, _body in [
         ("a_local_kept_by_a_call_before_the_switch", "        l(hdr.s[1]);\n" + _SW + "        l(hdr.o);\n")]:
     CASES.append(case(f"fuzz50_unvisited_action_copy_with_{_name}", CAT,
                       program(_body, ingress_decls=_DECLS, top=_TOP, **_HC), frames=_HC_FR))
+
+# fuzz_headers seed 11387: p4c's LocalCopyPropagation takes a single-case switch's case as always run
+# (switch_copies): a header initializer there is `hdr.h2.setValid();` and a store per field, copies past
+# the switch like any field store, and a value holding an `isValid()` is propagated too (of the stored
+# header itself included) -- evaluated where it is read.  checkmate-p4c propagated none of them.
+_SW1 = "        switch (hdr.h.b) { 1: { %s } }\n        hdr.h.a = (bit<8>)hdr.h2.d;\n"
+for _name, _case in [
+        ("a_header_initializer", "hdr.h2 = { 8w5, 8w2, 16w1, 32w7 };"),
+        ("a_header_initializer_with_an_is_valid_value", "hdr.h2 = { 8w5, 8w2, 16w1, 32w1 + (hdr.h.isValid() ? 32w3 : 32w4) };"),
+        ("a_field_store_with_an_is_valid_value", "hdr.h2.d = 32w1 + (hdr.h2.isValid() ? 32w3 : 32w4);"),
+        ("a_header_initializer_then_a_set_valid", "hdr.h2 = { 8w5, 8w2, 16w1, 32w7 }; hdr.h2.setValid();")]:
+    CASES.append(case(f"fuzz50_single_case_switch_copy_of_{_name}", CAT, program(_SW1 % _case),
+                      frames=[(1, H(a, b)) for a in (1, 0xee) for b in (0, 1)]))
 
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
