@@ -10,6 +10,7 @@ from __future__ import annotations
 from .ast import Node
 from .elab_common import custom_crc, BOOL, E, expr_text, INTLIT, ir_dicts, Scope, tstr
 from .direct_apply import applied_table, listed_object
+from .subcontrol_copies import end_copies_after
 from .errors import P4CompileError
 
 ALGO = ["enum", "HashAlgorithm"]
@@ -309,6 +310,8 @@ class CallRules:
                              "py": p["py"]})
         apply = {"s": "apply_control", "fn": blk["fn"], "args": args}
         self.note_aliased_element_args(outs, apply)   # (elab_load_refusals)
+        if (end := end_copies_after(blk, apply)) is not None:
+            apply["copies"] = end   # (the body's single-case switch copies go on after it: switch_copies.propagate_copies)
         return apply
 
     def apply_subparser(self, blk: dict, call: Node, scope) -> dict:

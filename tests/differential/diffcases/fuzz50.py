@@ -48,6 +48,26 @@ for _name, _case in [
     CASES.append(case(f"fuzz50_single_case_switch_copy_of_{_name}", CAT, program(_SW1 % _case),
                       frames=[(1, H(a, b)) for a in (1, 0xee) for b in (0, 1)]))
 
+# fuzz_headers seed 11387 (second half): p4c inlines a sub-control body before LocalCopyPropagation, so
+# the copies a single-case switch leaves at the body's end go on in the caller after the apply
+# (subcontrol_copies.end_copies_after).  Guard: a body that may exit ends them.
+_SUB = """control S(inout headers_t hh, inout meta_t mm) {
+    apply {
+        switch (hh.h.b) { 1: { %s } }
+    }
+}
+"""
+for _name, _case, _after in [
+        ("a_field_store", "hh.h.c = 16w9;", "hdr.h.d = (bit<32>)hdr.h.c;"),
+        ("a_header_initializer", "hh.h2 = { 8w5, 8w2, 16w1, 32w7 };", "hdr.h.a = (bit<8>)hdr.h2.d;"),
+        ("a_metadata_store_read_through_the_header", "mm.m8 = hh.h.a + 8w3;", "hdr.h.c = (bit<16>)meta.m8;"),
+        ("a_case_that_exits", "hh.h.c = 16w9; exit;", "hdr.h.d = (bit<32>)hdr.h.c;"),
+        ("a_case_that_returns", "hh.h.c = 16w9; return;", "hdr.h.d = (bit<32>)hdr.h.c;")]:
+    CASES.append(case(f"fuzz50_single_case_switch_copy_of_a_sub_control_read_after_its_apply_{_name}", CAT,
+                      program("        s.apply(hdr, meta);\n        " + _after + "\n",
+                              ingress_decls="    S() s;\n", top=_SUB % _case),
+                      frames=[(1, H(a, b, 0x1234, 0x5678)) for a in (1, 0xee) for b in (0, 1)]))
+
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
