@@ -68,6 +68,22 @@ for _name, _case, _after in [
                               ingress_decls="    S() s;\n", top=_SUB % _case),
                       frames=[(1, H(a, b, 0x1234, 0x5678)) for a in (1, 0xee) for b in (0, 1)]))
 
+# fuzz_headers seed 11327 (REJECT): a header initializer under an `if` in an action that a whole
+# assignment of the header after the `if` overwrites on every path is a dead store p4c's front-end
+# SimplifyDefUse removes before its back end looks for conditional execution: p4c compiles it
+# (elab_calls.live_cond_init_ops); checkmate-p4c refused it.  (A field store after it does not
+# overwrite it: both refuse that.)
+for _name, _body in [
+        ("after_the_if", "if (hdr.h.a == 1) { hdr.h2 = {1, 2, 3, 4}; } hdr.h2 = hdr.h;"),
+        ("after_an_if_whose_else_writes_a_field", "if (hdr.h.a == 1) { hdr.h2 = {1, 2, 3, 4}; } else { hdr.h2.b = 3; } hdr.h2 = hdr.h;"),
+        ("of_a_stack_element", "if (hdr.h.a == 1) { hdr.s[0] = {1, 2}; } else { hdr.s[1].x = 3; } hdr.s[0] = hdr.s[1];")]:
+    for _how, _apply in [("table", "        t.apply();\n"), ("call", "        a0();\n")]:
+        CASES.append(case(f"fuzz50_header_initializer_in_an_action_if_overwritten_{_name}_{_how}", CAT,
+                          program(_apply, ingress_decls="    action a0() { %s }\n"
+                                  "    table t { actions = { a0; } default_action = a0(); }\n" % _body,
+                                  **dict(_HC, headers="header e_t { bit<8> x; bit<8> y; }\n")),
+                          frames=[(1, H(a, b, 0x2233, 0x44556677)) for a in (1, 5) for b in (1, 2)]))
+
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
