@@ -7,10 +7,14 @@ A mixin of :class:`switch.compiler.elaborate.Elaborator` (split from ``elab_stat
 """
 from __future__ import annotations
 
+import copy
+
 from .ast import Node
 from .elab_common import custom_crc, BOOL, E, expr_text, INTLIT, ir_dicts, Scope, tstr
 from .direct_apply import applied_table, listed_object
+from .subcontrol_copies import end_copies_after
 from .errors import P4CompileError
+from .predication import drop_dead_stores
 
 ALGO = ["enum", "HashAlgorithm"]
 CLONE_TYPE = ["enum", "CloneType"]
@@ -86,7 +90,7 @@ class CallRules:
         # nor in a branch p4c folds away, `if (false) { a0(..); }`: fuzz_exprs seed 12990)
         if self.ctx.get("folded_branch"):
             return
-        for loc, what, lhs in a.get("cond_init_ops", ()) if not (self.ctx.get("dead") or self.ctx.get("after_exit")) else ():
+        for loc, what, lhs in live_cond_init_ops(a) if not (self.ctx.get("dead") or self.ctx.get("after_exit")) else ():
             # conditional in ``q`` itself: the same dead store, or the target error at this call
             # (fuzz_exprs seed 8015: ``hdr.stk[0] = {...}`` after a conditional ``return`` in
             # ``a1(inout el_t q0)``, called as ``a1(hdr.stk[0])`` from the control)
@@ -309,6 +313,8 @@ class CallRules:
                              "py": p["py"]})
         apply = {"s": "apply_control", "fn": blk["fn"], "args": args}
         self.note_aliased_element_args(outs, apply)   # (elab_load_refusals)
+        if (end := end_copies_after(blk, apply)) is not None:
+            apply["copies"] = end   # (the body's single-case switch copies go on after it: switch_copies.propagate_copies)
         return apply
 
     def apply_subparser(self, blk: dict, call: Node, scope) -> dict:
@@ -624,3 +630,19 @@ def _zero_default(p: dict, loc) -> dict:
 def _in_dropped_rest(stmts: list, node: dict) -> bool:
     """Whether ``node`` is under some ``p4info_rest`` of ``stmts`` (statements p4c drops)."""
     return any(any(x is node for x in ir_dicts(d["p4info_rest"])) for d in ir_dicts(stmts) if d.get("p4info_rest"))
+
+
+def live_cond_init_ops(a: dict) -> list:
+    """The header initializers under a condition of action ``a`` (``cond_init_ops``: (loc, what, the
+    header)) that p4c's front-end SimplifyDefUse keeps: one that every path overwrites before a read --
+    a whole assignment of the header after the ``if`` -- is gone before its back end looks for a
+    condition around it (helper fuzz50, fuzz_headers seed 11327: ``if (..) { hdr.s[0] = {..}; } else
+    { .. } hdr.s[0] = hdr.s[1];`` compiles; ``predication.drop_dead_stores``, which the body's
+    predication replays too)."""
+    ops = a.get("cond_init_ops") or []
+    if not ops or not a.get("body"):
+        return ops
+    kept = {repr(d["l"]) for d in ir_dicts(drop_dead_stores(copy.deepcopy(a["body"]))[0])
+            if d.get("s") == "assign" and isinstance(d.get("r"), dict) and d["r"].get("op") == "mk"}
+    return [op for op in ops if repr(op[2]) in kept]
+

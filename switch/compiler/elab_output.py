@@ -10,6 +10,7 @@ from .action_copies import localize_named_toplevel_actions
 from .action_twins import p4info_record
 from .ast import annotation
 from .dead_reads import drop_stores_before_extern_outs, specialize_copy_out_bodies
+from .elab_calls import live_cond_init_ops
 from .elab_common import E, IR_FORMAT, ir_dicts, pyname
 from .elab_parsers import reachable_states
 from .exit_blind_stores import drop_stores_before_exiting_applies
@@ -155,8 +156,8 @@ class OutputRules:
         only_unapplied = {a["name"] for q, t in self.tables.items() if q not in applied
                           for a in t["actions"]} - in_applied
         for q in sorted(in_applied):   # (a table's action: no copy-out makes its header initializer dead)
-            if self.actions.get(q, {}).get("cond_init_ops") and self.actions[q].get("control") not in self.gone_subcontrols:
-                loc, what, _ = self.actions[q]["cond_init_ops"][0]
+            if live_cond_init_ops(self.actions.get(q, {})) and self.actions[q].get("control") not in self.gone_subcontrols:
+                loc, what, _ = live_cond_init_ops(self.actions[q])[0]
                 raise E(loc, f"{what}: conditional execution in actions is not supported on this target "
                              "(p4c: Conditional execution in actions unsupported on this target)")
         kept = {q: a for q, a in used_actions.items()   # (an action of a removed sub-control instance goes

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 
-from .copy_paths import ir_path, may_write, overlap
+from .copy_paths import ir_path, may_write, overlap, path_reads
 from .elab_common import ir_dicts, ir_replace
 from .stack_copies import element_of, struct_member
 from .switch_copies import _carry
@@ -105,6 +105,34 @@ def copy_back_copies(subs: list, roots: list, members_of=None) -> None:
                 stores += [{"s": "assign", "l": element_of(var, i, w["t"], p["t"][2]), "r": w["v"]}
                            for i in range(p["t"][2]) if (w := end.get(f"{p['py']}[{i}]")) and w.get("op") == "whole"]
         sts.extend(stores)
+
+
+def end_copies_after(blk: dict, call: dict) -> dict | None:
+    """The copies sub-control body ``blk`` leaves at its end (``end_copies``: a single-case switch there,
+    the elaborator's :func:`.switch_copies.propagate_copies` at the body's root) as the statements after
+    its apply ``call`` see them: p4c has inlined the body there before LocalCopyPropagation, so they go
+    on in the caller (helper fuzz50, fuzz_headers seed 11387: ``switch (hh.h.b) { 1: { hh.h = {5, 2, 1,
+    7}; } }`` in the body, ``hdr.eth.dst[7:0] = hdr.h.b;`` after the apply writes 2 on every packet) --
+    paths and values through the struct arguments it uses in place (``inout``, a variable), renamed to
+    the caller's (a case that exits or returns ends none: measured); a copy reading anything else (a
+    local of the body, another parameter) and a whole-header copy are left out.  None where none is left."""
+    end = blk.get("end_copies")
+    if not end:
+        return None
+    ren = {a["py"]: a["e"]["n"] for a in call["args"]
+           if "py" in a and a["dir"] == "inout" and a["e"].get("op") == "var"
+           and (a["e"].get("t") or [None])[0] == "struct" and not a.get("siblings")}
+
+    def root(path: str) -> str:
+        return path.split(".")[0].split("[")[0]
+    out = {}
+    for path, val in end.items():
+        if val.get("op") == "whole" or root(path) not in ren or any(
+                root(r) not in ren for r in path_reads(val)) or any(
+                d.get("op") == "var" and d.get("n") not in ren for d in ir_dicts(val)):
+            continue
+        out[ren[root(path)] + path[len(root(path)):]] = _rename_vars(val, ren)
+    return out or None
 
 
 def _translated(call: dict, copies: dict) -> dict:

@@ -155,7 +155,7 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
     declared = {d.get("n") for d in ir_dicts(body) if d.get("s") == "decl"}
     parents: dict = {}
     flat = _inlined(_straight(body, fold, [], parents), fold, expand, copied)
-    flat = [m for st in flat for m in struct_member_assigns(st, members_of) or [st]]
+    flat = [m for st in flat for m in struct_member_assigns(st, members_of) or _header_init_stores(st) or [st]]
     declared |= {d["n"] for d in flat if d.get("s") == "decl"}   # (struct_member_assigns' temporaries)
     entry = dict(entry or {})
     avail: dict = {}
@@ -233,9 +233,9 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
             del wholes[p]
         wholes.update({p: {"op": "whole", "v": v, "t": t} for p, v, t in news if not overlap(ir_path(v) or "", p)})
         k = None if val is None else fold(val)   # (`x - x` is 0: no read of x left, fuzz_exprs seed 12527)
-        if dest is None or "[*]" in dest or val is None or has_method_call(val) or \
+        if dest is None or "[*]" in dest or val is None or has_call(val) or \
                 val.get("op") in ("list", "mk", "invalid_hdr") or (st.get("l") or {}).get("op") == "slice" or \
-                k is None and any(overlap(r, dest) for r in path_reads(val)) or \
+                k is None and any(overlap(r, dest) for r in _value_reads(val)) or \
                 val.get("t", [None])[0] not in ("bit", "int", "bool"):
             continue
         avail[dest] = {"op": "const", "v": k, "t": val["t"]} if k is not None else val
@@ -245,6 +245,29 @@ def single_case_copies(sw: dict, fold, fn_of=None, fresh=None, elem_of=None, mem
     hoist_case_locals(sw, {_root(r) for v in copies.values() for r in path_reads(v) if _root(r) in declared})
     if copies:
         sw["copies"] = copies
+
+
+def _value_reads(val: dict) -> list:
+    """The paths value ``val`` reads, a header's ``isValid()`` not a read of its fields (p4c propagates
+    ``hdr.h2.d = 1 + (hdr.h2.isValid() ? 3 : 4)`` past a single-case switch: helper fuzz50)."""
+    return path_reads(ir_replace(val, lambda d: {"op": "const", "v": False, "t": ["bool"]}
+                                 if d.get("op") == "isvalid" else None))
+
+
+def _header_init_stores(st: dict) -> list | None:
+    """Header initializer ``st`` (``hdr.h2 = {5, 2, 1, 7};``) as p4c writes it: ``hdr.h2.setValid();`` then
+    one store per field -- copies past the switch like any field store (helper fuzz50, fuzz_headers seed
+    11387: ``switch (h.b) { 1: { hh.h = {.., m8 + (s[0].isValid() ? s[0].b : 0)}; } } .. = hh.h.d`` reads
+    that value on every packet); None for anything else, a union member, or a value reading the header."""
+    if st.get("s") != "assign" or st.get("siblings") or not isinstance(st.get("r"), dict) or \
+            st["r"].get("op") != "mk" or (st["l"].get("t") or [None])[0] != "header":
+        return None
+    dest = ir_path(st["l"])
+    if dest is None or "[*]" in dest or any(overlap(r, dest) for r in path_reads(st["r"])):
+        return None
+    return [{"s": "setvalid", "h": st["l"], "v": True, "siblings": []}] + [
+        {"s": "assign", "l": {"op": "field", "base": st["l"], "f": f, "t": v.get("t")}, "r": v}
+        for f, v in zip(st["r"]["fields"], st["r"]["vals"])]
 
 
 def _mux_temporary(st: dict, val: dict, tmp: dict, lst: list) -> dict:

@@ -17,6 +17,7 @@ SEEDS += [8205]   # a union member's copy read in a sub-control body (fixed by h
 SEEDS += [8548]   # a union store dead across an action call (fixed by helper fuzz31)
 SEEDS += [8764]   # a whole-stack copy out of a single-case switch's own local (fixed by helper fuzz32)
 SEEDS += [10375]   # a single-case switch's copy into a copy_args sub-control's copy-back (fixed by helper fuzz39)
+SEEDS += [11327, 11387]   # a dead header initializer under an if in an action; a sub-control's single-case switch copies (a header initializer, isValid values) read after its apply (fixed by helper fuzz50)
 
 
 targets, pytestmark, test_generator_is_deterministic, test_random_headers_program = fuzz_seed_tests(

@@ -1,5 +1,5 @@
 """Found by helper fuzz50 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5."""
-from .base import case, program
+from .base import H, case, program
 from .fuzz28 import _HC, _HC_FR, CAT
 
 CASES = []
@@ -34,6 +34,55 @@ for _name, _body in [
         ("a_local_kept_by_a_call_before_the_switch", "        l(hdr.s[1]);\n" + _SW + "        l(hdr.o);\n")]:
     CASES.append(case(f"fuzz50_unvisited_action_copy_with_{_name}", CAT,
                       program(_body, ingress_decls=_DECLS, top=_TOP, **_HC), frames=_HC_FR))
+
+# fuzz_headers seed 11387: p4c's LocalCopyPropagation takes a single-case switch's case as always run
+# (switch_copies): a header initializer there is `hdr.h2.setValid();` and a store per field, copies past
+# the switch like any field store, and a value holding an `isValid()` is propagated too (of the stored
+# header itself included) -- evaluated where it is read.  checkmate-p4c propagated none of them.
+_SW1 = "        switch (hdr.h.b) { 1: { %s } }\n        hdr.h.a = (bit<8>)hdr.h2.d;\n"
+for _name, _case in [
+        ("a_header_initializer", "hdr.h2 = { 8w5, 8w2, 16w1, 32w7 };"),
+        ("a_header_initializer_with_an_is_valid_value", "hdr.h2 = { 8w5, 8w2, 16w1, 32w1 + (hdr.h.isValid() ? 32w3 : 32w4) };"),
+        ("a_field_store_with_an_is_valid_value", "hdr.h2.d = 32w1 + (hdr.h2.isValid() ? 32w3 : 32w4);"),
+        ("a_header_initializer_then_a_set_valid", "hdr.h2 = { 8w5, 8w2, 16w1, 32w7 }; hdr.h2.setValid();")]:
+    CASES.append(case(f"fuzz50_single_case_switch_copy_of_{_name}", CAT, program(_SW1 % _case),
+                      frames=[(1, H(a, b)) for a in (1, 0xee) for b in (0, 1)]))
+
+# fuzz_headers seed 11387 (second half): p4c inlines a sub-control body before LocalCopyPropagation, so
+# the copies a single-case switch leaves at the body's end go on in the caller after the apply
+# (subcontrol_copies.end_copies_after).  Guard: a body that may exit ends them.
+_SUB = """control S(inout headers_t hh, inout meta_t mm) {
+    apply {
+        switch (hh.h.b) { 1: { %s } }
+    }
+}
+"""
+for _name, _case, _after in [
+        ("a_field_store", "hh.h.c = 16w9;", "hdr.h.d = (bit<32>)hdr.h.c;"),
+        ("a_header_initializer", "hh.h2 = { 8w5, 8w2, 16w1, 32w7 };", "hdr.h.a = (bit<8>)hdr.h2.d;"),
+        ("a_metadata_store_read_through_the_header", "mm.m8 = hh.h.a + 8w3;", "hdr.h.c = (bit<16>)meta.m8;"),
+        ("a_case_that_exits", "hh.h.c = 16w9; exit;", "hdr.h.d = (bit<32>)hdr.h.c;"),
+        ("a_case_that_returns", "hh.h.c = 16w9; return;", "hdr.h.d = (bit<32>)hdr.h.c;")]:
+    CASES.append(case(f"fuzz50_single_case_switch_copy_of_a_sub_control_read_after_its_apply_{_name}", CAT,
+                      program("        s.apply(hdr, meta);\n        " + _after + "\n",
+                              ingress_decls="    S() s;\n", top=_SUB % _case),
+                      frames=[(1, H(a, b, 0x1234, 0x5678)) for a in (1, 0xee) for b in (0, 1)]))
+
+# fuzz_headers seed 11327 (REJECT): a header initializer under an `if` in an action that a whole
+# assignment of the header after the `if` overwrites on every path is a dead store p4c's front-end
+# SimplifyDefUse removes before its back end looks for conditional execution: p4c compiles it
+# (elab_calls.live_cond_init_ops); checkmate-p4c refused it.  (A field store after it does not
+# overwrite it: both refuse that.)
+for _name, _body in [
+        ("after_the_if", "if (hdr.h.a == 1) { hdr.h2 = {1, 2, 3, 4}; } hdr.h2 = hdr.h;"),
+        ("after_an_if_whose_else_writes_a_field", "if (hdr.h.a == 1) { hdr.h2 = {1, 2, 3, 4}; } else { hdr.h2.b = 3; } hdr.h2 = hdr.h;"),
+        ("of_a_stack_element", "if (hdr.h.a == 1) { hdr.s[0] = {1, 2}; } else { hdr.s[1].x = 3; } hdr.s[0] = hdr.s[1];")]:
+    for _how, _apply in [("table", "        t.apply();\n"), ("call", "        a0();\n")]:
+        CASES.append(case(f"fuzz50_header_initializer_in_an_action_if_overwritten_{_name}_{_how}", CAT,
+                          program(_apply, ingress_decls="    action a0() { %s }\n"
+                                  "    table t { actions = { a0; } default_action = a0(); }\n" % _body,
+                                  **dict(_HC, headers="header e_t { bit<8> x; bit<8> y; }\n")),
+                          frames=[(1, H(a, b, 0x2233, 0x44556677)) for a in (1, 5) for b in (1, 2)]))
 
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
