@@ -174,14 +174,20 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
                     continue
             if st.get("s") == "decl" and st.get("n") in dead:
                 st = dict(st, init=None)
-            for key in ("body", "then", "else"):
-                if isinstance(st.get(key), list):
-                    st = dict(st, **{key: strip(st[key])})
-            if isinstance(st.get("cases"), list):
-                st = dict(st, cases=[dict(c, body=strip(c["body"])) for c in st["cases"]])
-            out.append(st)
+            out.append(_nested_mapped(st, strip))
         return out
     return strip(body)
+
+
+def _nested_mapped(st: dict, fn) -> dict:
+    """``st`` with ``fn`` applied to each statement list nested in it (a block's or an if's arms,
+    each case's body); ``st`` itself where it nests none."""
+    for key in ("body", "then", "else"):
+        if isinstance(st.get(key), list):
+            st = dict(st, **{key: fn(st[key])})
+    if isinstance(st.get("cases"), list):
+        st = dict(st, cases=[dict(c, body=fn(c["body"])) for c in st["cases"]])
+    return st
 
 
 def _root_var(lv):
@@ -245,12 +251,7 @@ def unvisited_copy(rec: dict | None, hdr_bytes, after: list | None = None) -> li
                 if got[1] is None:
                     continue
                 st = got[1]
-            for key in ("body", "then", "else"):
-                if isinstance(st.get(key), list):
-                    st = dict(st, **{key: calls_out(st[key])})
-            if isinstance(st.get("cases"), list):
-                st = dict(st, cases=[dict(c, body=calls_out(c["body"])) for c in st["cases"]])
-            out.append(st)
+            out.append(_nested_mapped(st, calls_out))
         return out
     try:
         body = calls_out(body)
@@ -266,12 +267,7 @@ def unvisited_copy(rec: dict | None, hdr_bytes, after: list | None = None) -> li
             k = st.get("s")
             if k == "return" or k == "assign" and _root_var(st["l"]) in gone:
                 continue
-            for key in ("body", "then", "else"):
-                if isinstance(st.get(key), list):
-                    st = dict(st, **{key: strip(st[key])})
-            if isinstance(st.get("cases"), list):
-                st = dict(st, cases=[dict(c, body=strip(c["body"])) for c in st["cases"]])
-            out.append(st)
+            out.append(_nested_mapped(st, strip))
         return out
     body = strip(body)
     fields = {id(st) for st in overwritten_field_stores(body, 0, after)}
