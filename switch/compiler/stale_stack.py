@@ -23,7 +23,10 @@ assignment's, a declaration's, a ``select``'s keys).  A sub-parser's states are 
 calls while p4c inlines each: there the reads are voted on (``votes``: per IR node, the payloads
 the walks gave it) and :func:`pin_votes` pins only a read every walk gave the same payload.
 The caller's copies flow past a sub-parser call as p4c's inliner lays it out
-(:func:`copies_past_call`: stale over a stack the body extracts ``next`` of; helper mutz30).
+(:func:`copies_past_call`: stale over a stack the body extracts ``next`` of; helper mutz30), and
+into the body of the call (:func:`copies_into_call`: its reads of them go stale at the body's own
+``extract(hs.next)``; a read of what no argument reaches, such as a ``?:`` temporary, is passed as
+a hidden ``in`` parameter, :func:`add_hidden_params`; helper stale55).
 """
 from __future__ import annotations
 
