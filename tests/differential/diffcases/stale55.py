@@ -35,3 +35,30 @@ for _name, _store in [
     }}""", deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
         frames=[(1, H(1, 2, 3, 4) + bytes(range(40))), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes(range(100, 140)))],
         json_path=True))
+
+# ... also where the copy reads a scalar `inout` argument the body writes before its extract (`x = 5`
+# on meta.m8): p4c's propagation had composed `meta.m8 = hdr.h.a` into the copy (MidEndLast: `hdr.h.b
+# = hdr.h.a + 8w1` after the extract), the caller's value at the call (the hidden parameter) is that
+CASES.append(case("stale55_copy_into_a_sub_parser_reading_a_scalar_inout_argument_the_body_writes", "parsers", program("""
+        hdr.h.c = meta.m16;
+""", fields="    h_t[3] s;\n", top="""parser SubQ(packet_in pkt, inout headers_t hdr, inout bit<8> x) {
+    state start {
+        x = 5;
+        pkt.extract(hdr.s.next);
+        hdr.h.b = hdr.s[0].a;
+        transition accept;
+    }
+}
+""", parser="""    SubQ() sub;
+    state start {
+        pkt.extract(hdr.eth);
+        pkt.extract(hdr.h);
+        meta.m8 = hdr.h.a;
+        meta.m16 = 0;
+        hdr.s[0].setValid();
+        hdr.s[0].a = meta.m8 + 1;
+        sub.apply(pkt, hdr, meta.m8);
+        transition accept;
+    }""", deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
+    frames=[(1, H(1, 2, 3, 4) + bytes(range(40))), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes(range(100, 140)))],
+    json_path=True))
