@@ -54,7 +54,8 @@ import copy
 from .elab_common import E, ir_dicts
 from .header_init import reduced, reduced_value
 from .prop_reach import prop_ends, unfolded_action_divisions
-from .stale_stack import COPIES, copies_past_call, mark_stale, pin_votes, stale_reads, track_copies
+from .stale_stack import COPIES, add_hidden_params, copies_into_call, copies_past_call, mark_stale, pin_votes, \
+    stale_reads, track_copies
 from .stale_stack import path_key as _key
 from .stale_stack import subst_paths as _subst
 from .sub_divisions import SubDivisionRules
@@ -623,13 +624,16 @@ class ConstIndexRules(SubDivisionRules):
             return
         self.divisions_only = True
         self.parser_stale = stale   # (reads of stale stack elements pinned: stale_stack)
-        self.stale_pending, self.stale_walked = [], set()
+        self.stale_pending, self.stale_walked, self.stale_hidden = [], set(), []
         try:
             self._walk_states(blk["states"], blk.get("locals") or [], {})
             merged = {}
             for votes in self.stale_pending:
                 for k, (e, vs) in votes.items():
                     merged.setdefault(k, (e, set()))[1].update(vs)
+            calls = [d for d in ir_dicts([blk["states"]] + [b["states"] for b in getattr(self, "subparsers", [])])
+                     if d.get("s") == "apply_parser"]
+            add_hidden_params(self.stale_hidden, merged, calls)   # (copies into a sub-parser: stale_stack)
             pin_votes(merged)
         finally:
             self.divisions_only = self.parser_stale = False
@@ -697,7 +701,7 @@ class ConstIndexRules(SubDivisionRules):
         copies = env.pop(COPIES, None)
         params = [p for p in blk["params"] if p["t"] != ["extern", "packet_in"]]
         sub, outs = {}, iter(st["outs"])
-        back = []   # (the sub-parser's path, the caller's) for what it writes
+        back, maps = [], []   # (the sub-parser's path, the caller's) for what it writes; inout ones in place
         for p, a in zip(params, st["args"]):
             lv = next(outs) if p.get("copy_out") else a
             k, pk = _key(lv), (p["py"],)
@@ -710,6 +714,8 @@ class ConstIndexRules(SubDivisionRules):
             if p.get("pdir") in ("out", "inout") and k is not None and (p["t"][0] in ("struct", "header")
                                                                         or _trackable(lv)):
                 back.append((pk, k))
+                if p.get("pdir") == "inout" and p["t"][0] in ("struct", "header") and not st.get("temps"):
+                    maps.append((k, pk))
         # (its states are shared by every call: their stale reads are voted on, pinned where every
         # call agrees, at the end of the top-level parser's walk; a second call of the top-level
         # parser gets a copy of its own, so each call's constants are pinned in its own states --
@@ -724,6 +730,9 @@ class ConstIndexRules(SubDivisionRules):
             walked.add(blk["fn"])
         if self.__dict__.get("parser_stale") and outer is None:
             self.stale_votes = {}
+            if copies and maps:   # (the caller's copies go on into the inlined body: stale_stack)
+                sub[COPIES], hidden = copies_into_call(copies, maps, f"_stale_{blk['fn']}_")
+                self.__dict__.setdefault("stale_hidden", []).append((blk, st, hidden))
         try:
             end = self._walk_states(blk["states"], blk.get("locals") or [], sub, depth + 1)
         finally:

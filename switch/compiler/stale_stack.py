@@ -23,7 +23,10 @@ assignment's, a declaration's, a ``select``'s keys).  A sub-parser's states are 
 calls while p4c inlines each: there the reads are voted on (``votes``: per IR node, the payloads
 the walks gave it) and :func:`pin_votes` pins only a read every walk gave the same payload.
 The caller's copies flow past a sub-parser call as p4c's inliner lays it out
-(:func:`copies_past_call`: stale over a stack the body extracts ``next`` of; helper mutz30).
+(:func:`copies_past_call`: stale over a stack the body extracts ``next`` of; helper mutz30), and
+into the body of the call (:func:`copies_into_call`: its reads of them go stale at the body's own
+``extract(hs.next)``; a read of what no argument reaches, such as a ``?:`` temporary, is passed as
+a hidden ``in`` parameter, :func:`add_hidden_params`; helper stale55).
 """
 from __future__ import annotations
 
@@ -221,3 +224,75 @@ def copies_past_call(copies: dict, blk: dict, back: list) -> dict:
             continue
         out[t] = (e, r, st or any(_overlap(x, k) for x in keys for k in stale))
     return out
+
+
+class _Unmapped(Exception):
+    pass
+
+
+def copies_into_call(copies: dict, maps: list, prefix: str) -> tuple[dict, list]:
+    """The caller's stack-element copies as the body of the sub-parser it calls sees them: p4c
+    inlines the call into the calling state, so a copy goes on -- and goes stale at the body's
+    ``extract(hs.next)`` -- there (``s[0].a = tmp + 1; sub.apply(..)`` with ``extract(s.next); m8 =
+    m8 + s[0].a`` in the body is ``m8 = m8 + (tmp + 1)``; stale55, fuzz_mutants seed 3766).
+    ``maps``: (the caller's path, the parameter's) of each ``inout`` argument passed in place; a
+    copy whose target no map covers is left out.  A read no map covers is one the body cannot
+    write, so its value at the call is the value at the read: it becomes a hidden ``in``
+    parameter (``hidden``: (name, the caller's path node); :func:`add_hidden_params`)."""
+    hidden, seen = [], {}
+
+    def conv(e):
+        if isinstance(e, list):
+            return [conv(x) for x in e]
+        if not isinstance(e, dict):
+            return e
+        k = path_key(e) if e.get("op") in ("var", "field", "stack_idx") else None
+        if k is not None:
+            for ck, pk in maps:
+                if k == ck:
+                    return {"op": "var", "n": pk[0], "t": e.get("t")}
+            if any(ck[:len(k)] == k for ck, _ in maps):
+                raise _Unmapped   # (a whole aggregate over an argument: not followed)
+            if not any(k[:len(ck)] == ck for ck, _ in maps):
+                if e.get("op") not in ("var", "field") or (e.get("t") or [None])[0] not in ("bit", "int", "bool"):
+                    raise _Unmapped
+                j = json.dumps(e, sort_keys=True)
+                if j not in seen:
+                    seen[j] = f"{prefix}{len(seen)}"
+                    hidden.append((seen[j], copy.deepcopy(e)))
+                return {"op": "var", "n": seen[j], "t": e.get("t")}
+        return {a: conv(v) for a, v in e.items()}
+
+    out = {}
+    for t, (e, _r, st) in copies.items():
+        m = next(((ck, pk) for ck, pk in maps if t[:len(ck)] == ck), None)
+        if m is None:
+            continue
+        try:
+            ne = conv(e)
+        except _Unmapped:
+            continue
+        out[m[1] + t[len(m[0]):]] = (ne, _reads(ne), st)
+    return out, hidden
+
+
+def add_hidden_params(pending: list, votes: dict, calls: list) -> None:
+    """Before ``votes`` are pinned: each sub-parser call's hidden parameters (:func:`copies_into_call`)
+    a pinned read may use are added to the sub-parser and its call (an ``in`` argument of the
+    caller's path); where the sub-parser has another call (``calls``: every ``apply_parser``
+    node), none is, and the reads that would use one are not pinned."""
+    for blk, st, hidden in pending:
+        if not hidden:
+            continue
+        names = [n for n, _ in hidden]
+        if sum(c.get("fn") == blk["fn"] for c in calls) != 1:
+            for _e, ps in votes.values():
+                if any(p is not None and p[0] == "e" and any(f'"{n}"' in p[1] for n in names) for p in ps):
+                    ps.add(None)
+            continue
+        used = " ".join(p[1] for _e, ps in votes.values() if len(ps) == 1 for p in ps if p is not None and p[0] == "e")
+        for n, node in hidden:
+            if f'"{n}"' in used:
+                blk["params"].append({"name": n, "py": n, "t": node.get("t"), "dir": "in", "pdir": "in"})
+                st["args"].append(node)
+                st.setdefault("dirs", []).append("in")
