@@ -22,6 +22,16 @@ CASES.append(case("cpp57_comment_in_a_stringified_argument", CAT, program(
                   "    table t { key = { hdr.h.a : exact; } actions = { set; NoAction; } default_action = set(8w9); }\n",
     top="#define S(x) #x\n#define V(...) #__VA_ARGS__\n")))
 
+# a `/* */` comment written over several lines keeps its newline in the string (cpp prints the string
+# over as many lines, and the lines the call took after it are no longer empty); a name inside it is
+# not expanded when the body is rescanned.  checkmate-p4c printed a blank
+CASES.append(case("cpp57_comment_over_lines_in_a_stringified_argument", CAT, program(
+    "        t.apply();\n",
+    ingress_decls="    action set(bit<8> v) { hdr.h.b = v; }\n"
+                  "    @note(S(a /* x\n       y  */ b))\n"
+                  "    table t { key = { hdr.h.a : exact; } actions = { set; NoAction; } default_action = set(8w9); }\n",
+    top="#define S(x) #x\n#define y 5\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
