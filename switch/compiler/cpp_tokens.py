@@ -50,8 +50,8 @@ _HIDDEN = "\U000F0000-\U0010FFFF"
 #: a comment as :func:`hide_comment` leaves it (the later lines of a ``/* */`` one after their newlines)
 _COMMENT_TOKEN = re.compile(f"\x07[{_HIDDEN}]*(?:\n+[{_HIDDEN}]+)*")
 _COMMENT_CHARS = re.compile(f"[\x07{_HIDDEN}]")
-#: a newline of a ``/* */`` comment that :func:`stringify` put into a string: hidden until :func:`unmark`
-#: (a rescan of the body reads the string as one literal), then a newline of the string (cpp prints it)
+#: a newline of a ``/* */`` comment that :func:`stringify` put into a string, kept hidden by :func:`unmark`
+#: (a rescan of the body reads the string as one literal); the preprocessor's output line ends there
 NEWLINE_IN_STRING = chr(_HIDE + 10)
 #: blanks, marks, pins and contexts between a function-like macro's name and its ``(`` (not a COMMENT)
 SKIP_TO_PAREN = re.compile(r"(?:[ \t\n]|\x02|\x01\d+\x01|\x04[\d.!]*\x05)*")
@@ -144,10 +144,10 @@ def has_tokens(text: str) -> bool:
 
 
 def unmark(text: str) -> str:
-    """``text`` with its :data:`PIN` s, :data:`CONTEXT` s and :data:`END` s dropped, its :data:`MARK` s removed,
-    its comments blanks (a :data:`NEWLINE_IN_STRING` a newline) and a space where cpp prints one at such a boundary (no blank there in the source and
-    :func:`avoid_paste`)."""
-    text = _COMMENT_CHARS.sub(lambda m: "\n" if m.group(0) == NEWLINE_IN_STRING else " ", text)
+    """``text`` with its :data:`PIN` s, :data:`CONTEXT` s and :data:`END` s dropped, its comments blanks (a
+    :data:`NEWLINE_IN_STRING` kept), its :data:`MARK` s removed and a space where cpp prints one at such a
+    boundary (no blank there in the source and :func:`avoid_paste`)."""
+    text = _COMMENT_CHARS.sub(lambda m: m.group(0) if m.group(0) == NEWLINE_IN_STRING else " ", text)
     if "\x01" in text or "\x04" in text:
         text = TAGS.sub("", PIN.sub("", text))
     if MARK not in text:

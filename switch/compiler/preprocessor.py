@@ -31,8 +31,8 @@ import os
 import re
 from dataclasses import dataclass
 
-from .cpp_tokens import (CONTEXT, END, MARK, PIN, SKIP_TO_PAREN, cpp_respace, has_tokens, in_literal, join_segment,
-                         literal_end, substitute, unmark, va_comma, va_opt)
+from .cpp_tokens import (CONTEXT, END, MARK, NEWLINE_IN_STRING, PIN, SKIP_TO_PAREN, cpp_respace, has_tokens,
+                         in_literal, join_segment, literal_end, substitute, unmark, va_comma, va_opt)
 from .cpp_context import MacroContexts
 from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
@@ -345,14 +345,16 @@ class Preprocessor(MacroContexts):
                         segs.append((i + joined + 1, raw[i + joined]))
                     joined += 1
             if active:
-                text = unmark(text.replace("\n", " ") if "\n" in text else text)
+                text = unmark(text)
+                if "\n" in text:
+                    text = text.replace("\n", " ")
             if active and lineno - 1 in in_string:
                 text, in_comment = cpp_respace(text, in_comment)
             else:
                 in_comment = False
             # (a string holding a `/* */` comment written over several lines goes on over as many lines,
             # which p4c's second cpp reads as tokens, as it does a string written over lines: cpp_respace)
-            parts, held_comment = text.split("\n") if active else [""], False
+            parts, held_comment = text.split(NEWLINE_IN_STRING) if active else [""], False
             for k in range(1, len(parts)):
                 parts[k], held_comment = cpp_respace(parts[k], held_comment)
             for k, part in enumerate(parts):
