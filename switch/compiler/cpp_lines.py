@@ -7,7 +7,7 @@ Used by :class:`~.preprocessor.Preprocessor` before it reads a file's directives
 """
 from __future__ import annotations
 
-from .cpp_tokens import COMMENT
+from .cpp_tokens import hide_comment
 from .errors import Loc, P4CompileError
 
 
@@ -37,11 +37,13 @@ def _in_directive(text: str, i: int) -> bool:
 
 
 def _blank(chunk: str, text: str, i: int) -> str:
-    """The comment ``chunk`` (at ``text[i]``) as blanks, newlines kept -- its first character
-    :data:`~.cpp_tokens.COMMENT` on a line of text (cpp -C keeps the comment as a token: a
-    function-like macro's name before it is no call, ``F /* c */ (1)`` stays)."""
-    out = "".join(ch if ch == "\n" else " " for ch in chunk)
-    return out if _in_directive(text, i) else COMMENT + out[1:]
+    """The comment ``chunk`` (at ``text[i]``) as blanks, newlines kept -- on a line of text one token
+    that starts with :data:`~.cpp_tokens.COMMENT` and keeps its text (:func:`~.cpp_tokens.hide_comment`;
+    cpp -C keeps the comment as a token: a function-like macro's name before it is no call,
+    ``F /* c */ (1)`` stays, and ``#x`` of ``/* c */ 1`` is ``"/* c */ 1"``)."""
+    if not _in_directive(text, i):
+        return hide_comment(chunk)
+    return "".join(ch if ch == "\n" else " " for ch in chunk)
 
 
 def strip_comments(text: str, file: str) -> str:

@@ -41,8 +41,18 @@ TAGS = re.compile(r"\x04[\d.!]*\x05")
 #: cpp -C keeps it as a token, so a function-like macro's name before it is no call (``F /* c */ (1)``,
 #: ``F // c`` / ``(1)`` stay as written, also where the ``(`` comes from an expansion), it is an argument
 #: (``F(/* c */)`` has one) and the last or first token of one beside ``##`` (``a /* c */ ## b`` is
-#: ``a b``); :func:`unmark` and :func:`stringify` print it as a blank (cpp's string holds its text)
+#: ``a b``); :func:`unmark` prints it as blanks, :func:`stringify` as its text (:func:`hide_comment`)
 COMMENT = "\x07"
+#: a comment's characters after its first are moved this far, into Unicode's private planes 15-16 (no
+#: blank, name, quote, comma or parenthesis there): the line keeps its length and the comment its text
+_HIDE = 0xF0000
+_HIDDEN = "\U000F0000-\U0010FFFF"
+#: a comment as :func:`hide_comment` leaves it (the later lines of a ``/* */`` one after their newlines)
+_COMMENT_TOKEN = re.compile(f"\x07[{_HIDDEN}]*(?:\n+[{_HIDDEN}]+)*")
+_COMMENT_CHARS = re.compile(f"[\x07{_HIDDEN}]")
+#: a newline of a ``/* */`` comment that :func:`stringify` put into a string, kept hidden by :func:`unmark`
+#: (a rescan of the body reads the string as one literal); the preprocessor's output line ends there
+NEWLINE_IN_STRING = chr(_HIDE + 10)
 #: blanks, marks, pins and contexts between a function-like macro's name and its ``(`` (not a COMMENT)
 SKIP_TO_PAREN = re.compile(r"(?:[ \t\n]|\x02|\x01\d+\x01|\x04[\d.!]*\x05)*")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -113,6 +123,20 @@ def avoid_paste(a: str, a_text: str, b: str, b_text: str) -> bool:
     return False
 
 
+def hide_comment(chunk: str) -> str:
+    """The comment ``chunk`` of a line of text as one token of the same length: :data:`COMMENT`, then its
+    other characters moved by ``_HIDE`` (newlines kept, so every line keeps its number)."""
+    return COMMENT + "".join(ch if ch == "\n" else chr(_HIDE + (ord(ch) if ord(ch) < 0x20000 else 32))
+                             for ch in chunk[1:])
+
+
+def comment_text(token: str) -> str:
+    """The text cpp -C puts into a string for a comment that :func:`hide_comment` hid: a ``//`` one made
+    ``/* */``, its blanks kept and a ``*/`` inside it made ``*|`` (``// c`` is ``/* c*/``)."""
+    text = "/" + "".join(NEWLINE_IN_STRING if ch == "\n" else chr(ord(ch) - _HIDE) for ch in token[1:])
+    return "/*" + text[2:].replace("*/", "*|") + "*/" if text.startswith("//") else text
+
+
 def has_tokens(text: str) -> bool:
     """Whether ``text`` (an argument) holds a token: not only blanks, marks, pins and tags of expansions
     that ended in it (a :data:`COMMENT` is a token to cpp -C: `F(/* c */)` has one argument)."""
@@ -120,10 +144,10 @@ def has_tokens(text: str) -> bool:
 
 
 def unmark(text: str) -> str:
-    """``text`` with its :data:`PIN` s, :data:`CONTEXT` s and :data:`END` s dropped, its :data:`MARK` s removed
-    and a space where cpp prints one at such a boundary (no blank there in the source and
-    :func:`avoid_paste`)."""
-    text = text.replace(COMMENT, " ")
+    """``text`` with its :data:`PIN` s, :data:`CONTEXT` s and :data:`END` s dropped, its comments blanks (a
+    :data:`NEWLINE_IN_STRING` kept), its :data:`MARK` s removed and a space where cpp prints one at such a
+    boundary (no blank there in the source and :func:`avoid_paste`)."""
+    text = _COMMENT_CHARS.sub(lambda m: m.group(0) if m.group(0) == NEWLINE_IN_STRING else " ", text)
     if "\x01" in text or "\x04" in text:
         text = TAGS.sub("", PIN.sub("", text))
     if MARK not in text:
@@ -230,8 +254,9 @@ def cpp_respace(line: str, in_comment: bool) -> tuple[str, bool]:
 
 def stringify(arg: str) -> str:
     """cpp's ``#param``: the argument's text, blanks at its ends dropped and every run of blanks
-    between its tokens one space, in quotes; ``"`` and ``\\`` escaped inside its literals only."""
-    arg = TAGS.sub("", PIN.sub("", arg)).replace(MARK, "").replace(COMMENT, " ")
+    between its tokens one space, in quotes; ``"`` and ``\\`` escaped inside its literals only (not inside
+    a comment, which cpp -C puts in as written: :func:`comment_text`)."""
+    arg = TAGS.sub("", PIN.sub("", arg)).replace(MARK, "")
     out, i, n, space = [], 0, len(arg), False
     while i < n:
         c = arg[i]
@@ -245,6 +270,10 @@ def stringify(arg: str) -> str:
             j = literal_end(arg, i)
             out.append(arg[i:j].replace("\\", "\\\\").replace('"', '\\"'))
             i = j
+        elif c == COMMENT:
+            m = _COMMENT_TOKEN.match(arg, i)
+            out.append(comment_text(m.group(0)))
+            i = m.end()
         else:
             out.append(c)
             i += 1

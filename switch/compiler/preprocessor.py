@@ -31,8 +31,8 @@ import os
 import re
 from dataclasses import dataclass
 
-from .cpp_tokens import (CONTEXT, END, MARK, PIN, SKIP_TO_PAREN, cpp_respace, has_tokens, in_literal, join_segment,
-                         literal_end, substitute, unmark, va_comma, va_opt)
+from .cpp_tokens import (CONTEXT, END, MARK, NEWLINE_IN_STRING, PIN, SKIP_TO_PAREN, cpp_respace, has_tokens,
+                         in_literal, join_segment, literal_end, substitute, unmark, va_comma, va_opt)
 from .cpp_context import MacroContexts
 from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
@@ -352,10 +352,16 @@ class Preprocessor(MacroContexts):
                 text, in_comment = cpp_respace(text, in_comment)
             else:
                 in_comment = False
-            self.out.append(Line(*at, text if active else ""))
+            # (a string holding a `/* */` comment written over several lines goes on over as many lines,
+            # which p4c's second cpp reads as tokens, as it does a string written over lines: cpp_respace)
+            parts, held_comment = text.split(NEWLINE_IN_STRING) if active else [""], False
+            for k in range(1, len(parts)):
+                parts[k], held_comment = cpp_respace(parts[k], held_comment)
+            for k, part in enumerate(parts):
+                self.out.append(Line(at[0], at[1] + k, part))
             # the lines a `\` spliced in or a macro call took are empty lines in cpp's output (a string
             # written over several lines keeps their newlines)
-            for k in range(spliced + joined):
+            for k in range(len(parts) - 1, spliced + joined):
                 self.out.append(Line(at[0], at[1] + 1 + k, ""))
             i += joined
         if stack:   # (cpp names the #if left open: errs22 probe c_def_unterminated_if)
