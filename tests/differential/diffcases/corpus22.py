@@ -31,7 +31,7 @@ _ACT = "    action a(bit<8> x) { hdr.h.b = x; }\n    register<bit<8>>(4) r;\n"
 
 # the enum's edges p4c takes: a function's in parameter, an extern method, an assignment, a cast
 # or computed value for an action's parameter
-CASES.append(case("corpus22_serenum_where_p4c_casts_it", "frontend", program(
+CASES.append(case("corpus22_serenum_where_p4c_casts_it", "front end (p4c-compatible)", program(
     "        hdr.h.c = (bit<16>)inc(Sl.B);\n        r.write(1, Sl.DEF);\n        bit<8> v;\n"
     "        r.read(v, 1);\n        hdr.h.d = (bit<32>)v;\n        if (hdr.h.a == 8w1) { a((bit<8>)Sl.B); }\n"
     "        else if (hdr.h.a == 8w2) { a(Sl.B + 8w4); }\n        else { bit<8> w = Sl.DEF; a(w); }\n",

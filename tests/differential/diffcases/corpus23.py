@@ -31,7 +31,7 @@ bit<8> scaled(int k, in bit<8> x) { return x * k + (bit<8>)k; }
 
 # a directionless int parameter used as a register index and an operand; two calls
 # with other constants (one elaborated body each), a function result computed with it
-CASES.append(case("corpus23_function_int_parameter_as_bits", "frontend", program(
+CASES.append(case("corpus23_function_int_parameter_as_bits", "front end (p4c-compatible)", program(
     "        bit<16> x = hdr.h.c;\n        bump(1, x);\n        hdr.h.c = x;\n        bit<16> y = 0;\n"
     "        bump(3, y);\n        hdr.h.d = (bit<32>)y;\n        hdr.h.b = scaled(5, hdr.h.a);\n",
     top=_SLOTS), frames=[(1, H(1, 2, 3, 4)), (1, H(2, 0, 0x10)), (1, H(3)), (1, H(4, 4, 0xffff)),
@@ -40,7 +40,7 @@ CASES.append(case("corpus23_function_int_parameter_as_bits", "frontend", program
 # a struct field declared of a `type`, read through a cast to its underlying type and widened
 # (nds-group/DUNE-bmv2: `hashes.reg_idx32 = (bit<32>) ((bit<16>)hashes.reg_idx);`), refused before
 # as a cast of the `type` itself ("cast to bit<16> first"); the inner cast is that
-CASES.append(case("corpus23_type_field_cast_to_underlying_then_widened", "frontend", program(
+CASES.append(case("corpus23_type_field_cast_to_underlying_then_widened", "front end (p4c-compatible)", program(
     "        st.i = (Idx_t)hdr.h.c;\n        st.w = (bit<32>) ((bit<16>)st.i);\n        hdr.h.d = st.w + 1;\n"
     "        hdr.h.b = (bit<8>) ((bit<16>)st.i);\n",
     top="type bit<16> Idx_t;\nstruct idx_s { Idx_t i; bit<32> w; }\n", ingress_decls="    idx_s st;\n")))
@@ -64,7 +64,7 @@ INVALID: dict[str, tuple[str, list[str]]] = {
         ["Cannot cast implicitly"]),
 }
 
-CASES.append(case("corpus23_type_fields_initialized_as_p4c_takes", "frontend", program(
+CASES.append(case("corpus23_type_fields_initialized_as_p4c_takes", "front end (p4c-compatible)", program(
     "        votes_t w = {(Cls_t)1, (Cls_t)2};\n        hdr.h.b = (bit<8>)v.c1 + (bit<8>)w.c0;\n"
     "        v = {(Cls_t)hdr.h.a, (Cls_t)4};\n        v.c1 = 9;\n        hdr.h.a = (bit<8>)v.c0 + (bit<8>)w.c1 + (bit<8>)v.c1;\n",
     top=_VOTES, ingress_decls="    votes_t v = {(Cls_t)5, (Cls_t)7};\n")))

@@ -5,7 +5,7 @@ The rejections: tests/p4c/test_errs54.py.
 """
 from .base import VALUES, case, program
 
-CAT = "frontend (errs54 probes)"
+CAT = "front end (p4c-compatible)"
 
 CASES = []
 

@@ -167,7 +167,7 @@ _DTC = {
         "@name(\"t_hits\") counters = direct_counter(CounterType.packets_and_bytes)", "counters = dc")),
 }
 CASES += [
-    case(f"mutz42_direct_resource_of_a_dropped_table_{name}", "p4info", program(body, ingress_decls=decls),
+    case(f"mutz42_direct_resource_of_a_dropped_table_{name}", "front end: P4Info as p4c's", program(body, ingress_decls=decls),
          frames=[(1, H(1, 2, 3))])
     for name, (body, decls) in _DTC.items()
 ]

@@ -39,7 +39,7 @@ for _name, _body in [
 # the division (mk_stores._view, union_defuse.overwritten).
 _DIV_SUB = "control S(inout headers_t hdr) { apply { hdr.h2.b = hdr.h.a / 8w6; } }\n"
 for _name, _pre in [("", ""), ("_after_a_set_valid", "        hdr.h2.setValid();\n")]:
-    CASES.append(case(f"mutz51_division_store_of_a_sub_control_dead_before_a_self_initializer{_name}", "front end",
+    CASES.append(case(f"mutz51_division_store_of_a_sub_control_dead_before_a_self_initializer{_name}", "front end (p4c-compatible)",
                       program("        s.apply(hdr);\n        hdr.h2.d = 5;\n" + _pre +
                               "        hdr.h2 = {hdr.h2.a + 1, 7, 8, hdr.h2.d};\n"
                               "        hdr.h.c = (bit<16>)hdr.h2.b;\n        hdr.h.d = hdr.h2.d;\n",
