@@ -114,8 +114,9 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
     on in the caller (helper fuzz50, fuzz_headers seed 11387: ``switch (hh.h.b) { 1: { hh.h = {5, 2, 1,
     7}; } }`` in the body, ``hdr.eth.dst[7:0] = hdr.h.b;`` after the apply writes 2 on every packet) --
     paths and values through the struct arguments it uses in place (``inout``, a variable), renamed to
-    the caller's (a case that exits or returns ends none: measured); a copy reading anything else (a
-    local of the body, another parameter) and a whole-header copy are left out.  None where none is left."""
+    the caller's (a case that exits or returns ends none: measured); a whole-header copy too (helper fuzz58:
+    ``switch (hh.h.b) { 1: { hh.h2 = hh.h; } }`` there, ``hdr.h = hdr.h2;`` after the apply keeps h); a
+    copy reading anything else (a local of the body, another parameter) is left out.  None where none is left."""
     end = blk.get("end_copies")
     if not end:
         return None
@@ -127,7 +128,7 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
         return path.split(".")[0].split("[")[0]
     out = {}
     for path, val in end.items():
-        if val.get("op") == "whole" or root(path) not in ren or any(
+        if root(path) not in ren or any(
                 root(r) not in ren for r in path_reads(val)) or any(
                 d.get("op") == "var" and d.get("n") not in ren for d in ir_dicts(val)):
             continue

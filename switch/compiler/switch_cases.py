@@ -133,7 +133,7 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     if not unvisited:
         return body
     if actions is not None and tables is not None:
-        drop_unvisited_action_locals(body, unvisited, actions, tables, prefix, sites)
+        drop_unvisited_action_locals(body, unvisited, actions, tables, prefix, sites, exit_unvisited)
     overwritten = set() if lcp else {id(st) for lst, i in tails for st in overwritten_field_stores(lst, i)}
     decls = {d["n"] for d in ir_dicts(body) if d.get("s") == "decl" and not str(d.get("n", "")).startswith("L.")}
     gone = {id(st) for pos, st in late if _lname(st) in decls and last_read.get(_lname(st), -1) < pos} | overwritten
@@ -442,7 +442,7 @@ def _called(d: dict, tables: dict) -> list:
 
 
 def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tables: dict, prefix: str,
-                                 sites: list = ()) -> None:
+                                 sites: list = (), exits: list = ()) -> None:
     """The actions of this control that only the flow p4c's front-end SimplifyDefUse does not visit
     calls (``unvisited``: its statements, see :func:`drop_unvisited_locals`) lose every store to
     their locals -- control locals after MoveDeclarations, whose reads there use no store -- and
@@ -450,10 +450,16 @@ def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tab
     (``predication.dismantle_muxes``), unassigned: BMv2 reads them as 0 (fuzz_mutants ``--kinds
     mux_expr`` seed 195, helper mutz39: ``switch (h.b) { 5: { return; } } t2.apply();`` with t2's
     ``a0() { h.b = (h.b != 1) ? 0x11 : h.b; }`` writes h.b = 0).  An action whose local is written
-    by a call is left alone.  Their field stores that the rest of the body, or else what follows
-    every call of it there (``sites``: (call, the statements after it)), overwrites go too
-    (:func:`overwritten_field_stores`)."""
+    by a call is left alone (the front end's first pass, before RemoveReturns, keeps them all past a
+    case that returns) -- unless every call of it is past a case that exits (``exits``: those
+    statements), where the second pass drops them too and keeps the calls: a store holding
+    ``isValid()`` goes, one holding a function call stays for :func:`unvisited_copy` to make its
+    value 0 and its copy-backs (helper fuzz58: ``bool v = hdr.o.isValid(); if (v) {..}`` there is
+    false, ``v = tick(h.b); h.c = (v == 2) ? 3 : 4;`` writes h.c = 0 on BMv2).  Their field stores
+    that the rest of the body, or else what follows every call of it there (``sites``: (call, the
+    statements after it)), overwrites go too (:func:`overwritten_field_stores`)."""
     uv = {id(d) for d in ir_dicts(unvisited)}
+    past_exit = {id(d) for d in ir_dicts(exits)}
     there, elsewhere = set(), set()
     for d in ir_dicts(body):
         (there if id(d) in uv else elsewhere).update(_called(d, tables))
@@ -477,26 +483,32 @@ def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tab
                 lv = lv.get("base", lv.get("a", lv.get("st")))
             return isinstance(lv, dict) and lv.get("n") in locs
         stores = [d for d in ir_dicts(new) if d.get("s") == "assign" and local(d["l"])]
-        if any(has_method_call(d["r"]) for d in stores) or any(
-                d.get("s") == "decl" and d.get("init") is not None and has_method_call(d["init"]) for d in ir_dicts(new)) or any(
+        calling = {id(d) for d in stores if has_method_call(d["r"])} | {
+            id(d) for d in ir_dicts(new) if d.get("s") == "decl" and d.get("init") is not None and has_method_call(d["init"])}
+        if calling and not all(id(d) in past_exit for d in calls) or any(
                 d.get("s") not in (None, "assign", "decl", "if", "block") and _var_reads(d, set()) & locs
                 for d in ir_dicts(new)):
             continue
-        rec["body"] = _strip(new, {id(d) for d in stores}, inits=True)
+        keep = {id(d) for d in ir_dicts(new) if id(d) in calling and _calls_function(d.get("r", d.get("init")))}
+        rec["body"] = _strip(new, {id(d) for d in stores} - keep, inits=True, keep=keep)
 
 
-def _strip(sts: list, gone: set, inits: bool = False) -> list:
+def _calls_function(x) -> bool:
+    return any(d.get("op") in ("call_fn", "call_fn_out") for d in ir_dicts(x))
+
+
+def _strip(sts: list, gone: set, inits: bool = False, keep: set = frozenset()) -> list:
     """``sts`` without the statements whose ids are in ``gone`` (nested lists too); ``inits``: the
-    declarations' initializers go as well."""
+    declarations' initializers go as well, but those of the declarations in ``keep``."""
     out = []
     for st in sts:
         if id(st) in gone:
             continue
-        if inits and st.get("s") == "decl" and st.get("init") is not None:
+        if inits and st.get("s") == "decl" and st.get("init") is not None and id(st) not in keep:
             st = dict(st, init=None)
         for key in ("body", "then", "else"):
             if isinstance(st.get(key), list):
-                st = dict(st, **{key: _strip(st[key], gone, inits)})
+                st = dict(st, **{key: _strip(st[key], gone, inits, keep)})
         out.append(st)
     return out
 

@@ -1,0 +1,69 @@
+"""Found by helper fuzz58 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5."""
+from .base import H, H2, case, program
+from .fuzz28 import _HC, _HC_FR, CAT
+
+CASES = []
+
+# fuzz50's open theory: an action only the flow past a single-case switch whose case exits calls, with a
+# local whose store holds a call.  p4c's second front-end SimplifyDefUse (after FunctionsInliner and
+# RemoveReturns) drops every store to it and to the `?:` temporaries, keeping the calls: `bool v =
+# hdr.h.isValid(); if (v) ..` is false, `bit<8> v = tick(hdr.h.b); hdr.h.c = (v == 2) ? 3 : 4;` writes
+# h.b = 0 and h.c = 0.  checkmate-p4c left such an action alone (right past a case that returns: the
+# first pass keeps them -- the guards).
+_TOP = "bit<8> tick(inout bit<8> c) { c = c + 1; return c; }\nbit<8> g(in bit<8> x) { return x + 3; }\n"
+_DECLS = """\
+    action l6() { bool v = hdr.o.isValid(); hdr.h.c = v ? 16w3 : 16w4; }
+    action l7() { bool v = hdr.h.isValid(); if (v) { hdr.h.c = 3; } else { hdr.h.c = 4; } }
+    action l8() { bit<8> v = tick(hdr.h.b); hdr.h.c = (v == 2) ? 16w3 : 16w4; }
+    action l9() { bit<8> v = g(hdr.h.b); hdr.h.c = (v == 4) ? 16w3 : 16w4; }
+    action m3() { bool v = hdr.o.isValid(); hdr.h.c = (bit<16>)(bit<1>)v + 16w8; }
+    action m4() { bit<8> v = tick(hdr.h.b); hdr.h.d = (bit<32>)v; hdr.h.c = (bit<16>)((hdr.h.b == 2) ? 8w3 : 8w4); }
+    table t2 { actions = { l7; l8; } default_action = l7(); }
+"""
+_X = "        switch (hdr.h.a) { 6: { exit; } }\n"
+_R = "        switch (hdr.h.a) { 6: { return; } }\n"
+for _name, _body in [
+        ("an_is_valid_read_in_a_mux", _X + "        l6();\n"),
+        ("an_is_valid_read_in_an_if", _X + "        l7();\n"),
+        ("an_is_valid_read_in_a_cast", _X + "        m3();\n"),
+        ("a_function_value_read_in_a_mux", _X + "        l8();\n"),
+        ("a_function_without_inout_read_in_a_mux", _X + "        l9();\n"),
+        ("a_function_value_and_a_mux", _X + "        m4();\n"),
+        ("an_is_valid_read_in_a_table_action", _X + "        t2.apply();\n"),
+        # (guards: past a case that returns the first pass keeps them; a call in the visited flow keeps them)
+        ("an_is_valid_read_in_a_mux_past_a_case_that_returns", _R + "        l6();\n"),
+        ("a_function_value_read_in_a_mux_past_a_case_that_returns", _R + "        l8();\n"),
+        ("an_is_valid_read_also_called_before_the_switch", "        l7();\n        hdr.h.c = 1;\n" + _X + "        l7();\n")]:
+    CASES.append(case(f"fuzz58_unvisited_action_local_holding_{_name}", CAT,
+                      program(_body, ingress_decls=_DECLS, top=_TOP, **_HC), frames=_HC_FR))
+
+# fuzz50's open theory: a whole-header copy a sub-control body's single-case switch leaves at its end
+# goes on in the caller after the apply (p4c inlined the body before LocalCopyPropagation), as the
+# field copies do (subcontrol_copies.end_copies_after), a case that exits or returns included:
+# `switch (hh.h.b) { 1: { hh.h2 = hh.h; } }` in the body, `hdr.h = hdr.h2;` after the apply keeps h
+# on every packet.  checkmate-p4c carried only the field copies.
+_SUB = """control S(inout headers_t hh, inout meta_t mm) {
+    apply {
+        %s
+    }
+}
+"""
+_FR = [(1, H(1, b, 0x1234, 0x5678)) for b in (0, 1)] + [(1, H2(0x31, 0x32, 0x3334, 0x35363738, b=b)) for b in (0, 1)]
+_SW = "switch (hh.h.b) { 1: { hh.h2 = hh.h; } }"
+for _name, _body, _after in [
+        ("into_an_assignment", _SW, "hdr.h = hdr.h2;"),
+        ("of_the_other_header", "switch (hh.h.b) { 1: { hh.h = hh.h2; } }", "hdr.h2 = hdr.h;"),
+        ("into_a_declaration", _SW, "h_t x = hdr.h2; hdr.h = x;"),
+        ("past_a_case_that_exits", "switch (hh.h.b) { 1: { hh.h2 = hh.h; exit; } }", "hdr.h = hdr.h2;"),
+        ("past_a_case_that_returns", "switch (hh.h.b) { 1: { hh.h2 = hh.h; return; } }", "hdr.h = hdr.h2;"),
+        ("past_a_field_store_of_its_source", _SW, "hdr.h.a = 5; hdr.h = hdr.h2;"),
+        ("into_a_mux_arm", _SW, "hdr.h = hdr.h.a == 1 ? hdr.h2 : hdr.h;"),
+        ("read_by_field", _SW, "hdr.h.c = hdr.h2.c + 1;")]:   # (a guard: fields read the header itself)
+    CASES.append(case(f"fuzz58_sub_control_single_case_switch_whole_header_copy_{_name}", CAT,
+                      program("        s.apply(hdr, meta);\n        " + _after + "\n",
+                              ingress_decls="    S() s;\n", top=_SUB % _body), frames=_FR))
+
+
+# name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
+KNOWN: dict[str, tuple[str, bool, str]] = {
+}
