@@ -113,26 +113,32 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
     its apply ``call`` see them: p4c has inlined the body there before LocalCopyPropagation, so they go
     on in the caller (helper fuzz50, fuzz_headers seed 11387: ``switch (hh.h.b) { 1: { hh.h = {5, 2, 1,
     7}; } }`` in the body, ``hdr.eth.dst[7:0] = hdr.h.b;`` after the apply writes 2 on every packet) --
-    paths and values through the struct arguments it uses in place (``inout``, a variable), renamed to
-    the caller's (a case that exits or returns ends none: measured); a whole-header copy too (helper fuzz58:
-    ``switch (hh.h.b) { 1: { hh.h2 = hh.h; } }`` there, ``hdr.h = hdr.h2;`` after the apply keeps h); a
+    paths and values through the struct arguments it uses in place (``inout``, a variable) and its header
+    and stack arguments (a fixed path; ``in`` ones only read), put in the caller's terms (a case that exits
+    or returns ends none: measured); a whole-header copy too (helper fuzz58: ``switch (hh.h.b) { 1: {
+    hh.h2 = hh.h; } }`` there, ``hdr.h = hdr.h2;`` after the apply keeps h; ``y = x;`` with ``s.apply(hdr.h,
+    hdr.h2)`` likewise); a
     copy reading anything else (a local of the body, another parameter) is left out.  None where none is left."""
     end = blk.get("end_copies")
     if not end:
         return None
-    ren = {a["py"]: a["e"]["n"] for a in call["args"]
-           if "py" in a and a["dir"] == "inout" and a["e"].get("op") == "var"
-           and (a["e"].get("t") or [None])[0] == "struct" and not a.get("siblings")}
+    # (a header or stack argument is used in place too, `in` ones only read: _translated)
+    args = {a["py"]: a["e"] for a in call["args"] if "py" in a and not a.get("siblings") and (
+        a["dir"] == "inout" and a["e"].get("op") == "var" and (a["e"].get("t") or [None])[0] == "struct"
+        or a["dir"] in ("in", "inout") and (a["e"].get("t") or [None])[0] in ("header", "stack")
+        and "[*]" not in (ir_path(a["e"]) or "[*]"))}
+    dests = {py for py, e in args.items() if next(a["dir"] for a in call["args"] if a.get("py") == py) == "inout"}
 
     def root(path: str) -> str:
         return path.split(".")[0].split("[")[0]
     out = {}
     for path, val in end.items():
-        if root(path) not in ren or any(
-                root(r) not in ren for r in path_reads(val)) or any(
-                d.get("op") == "var" and d.get("n") not in ren for d in ir_dicts(val)):
+        if root(path) not in dests or any(
+                root(r) not in args for r in path_reads(val)) or any(
+                d.get("op") == "var" and d.get("n") not in args for d in ir_dicts(val)):
             continue
-        out[ren[root(path)] + path[len(root(path)):]] = _rename_vars(val, ren)
+        out[ir_path(args[root(path)]) + path[len(root(path)):]] = ir_replace(
+            val, lambda d: copy.deepcopy(args[d["n"]]) if d.get("op") == "var" and d.get("n") in args else None)
     return out or None
 
 

@@ -63,6 +63,31 @@ for _name, _body, _after in [
                       program("        s.apply(hdr, meta);\n        " + _after + "\n",
                               ingress_decls="    S() s;\n", top=_SUB % _body), frames=_FR))
 
+# the same through header arguments, which p4c's inliner uses in place (`in` ones only read):
+# `switch (x.b) { 1: { y = x; } }` in `S(inout h_t x, inout h_t y)`, `s.apply(hdr.h, hdr.h2); hdr.h =
+# hdr.h2;` keeps h; a field copy `y.c = x.c + 1` reads hdr.h.c + 1 after the apply.
+_SUBH = """control S(inout h_t x, inout h_t y) {
+    apply {
+        %s
+    }
+}
+control S2(in h_t x, inout h_t y) {
+    apply {
+        %s
+    }
+}
+"""
+_SWH = "switch (x.b) { 1: { y = x; } }"
+for _name, _body, _after in [
+        ("whole_header_copy", _SWH, "s.apply(hdr.h, hdr.h2); hdr.h = hdr.h2;"),
+        ("whole_header_copy_the_other_way", "switch (y.b) { 1: { x = y; } }", "s.apply(hdr.h2, hdr.h); hdr.h = hdr.h2;"),
+        ("whole_header_copy_applied_twice", _SWH, "s.apply(hdr.h, hdr.h2); hdr.h = hdr.h2; s.apply(hdr.h2, hdr.h); hdr.h2 = hdr.h;"),
+        ("whole_header_copy_from_an_in_argument", _SWH, "s2.apply(hdr.h, hdr.h2); hdr.h = hdr.h2;"),
+        ("field_copy", "switch (x.b) { 1: { y.c = x.c + 1; } }", "s.apply(hdr.h, hdr.h2); hdr.h.d = (bit<32>)hdr.h2.c;")]:
+    CASES.append(case(f"fuzz58_sub_control_single_case_switch_through_header_arguments_{_name}", CAT,
+                      program("        " + _after + "\n", ingress_decls="    S() s;\n    S2() s2;\n",
+                              top=_SUBH % (_body, _SWH)), frames=_FR))
+
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
