@@ -454,8 +454,9 @@ def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tab
     case that returns) -- unless every call of it is past a case that exits (``exits``: those
     statements), where the second pass drops them too and keeps the calls: a store holding
     ``isValid()`` goes, one holding a function call stays for :func:`unvisited_copy` to make its
-    value 0 and its copy-backs (helper fuzz58: ``bool v = hdr.o.isValid(); if (v) {..}`` there is
-    false, ``v = tick(h.b); h.c = (v == 2) ? 3 : 4;`` writes h.c = 0 on BMv2).  Their field stores
+    value 0 and its copy-backs, a local header's ``setValid()`` stays too (helper fuzz58: ``bool v =
+    hdr.o.isValid(); if (v) {..}`` there is false, ``v = tick(h.b); h.c = (v == 2) ? 3 : 4;`` writes h.c
+    = 0, ``h_t l; l.setValid(); l.a = 3; hdr.h2 = l;`` a valid h2 of 0s on BMv2).  Their field stores
     that the rest of the body, or else what follows every call of it there (``sites``: (call, the
     statements after it)), overwrites go too (:func:`overwritten_field_stores`)."""
     uv = {id(d) for d in ir_dicts(unvisited)}
@@ -485,9 +486,10 @@ def drop_unvisited_action_locals(body: list, unvisited: list, actions: dict, tab
         stores = [d for d in ir_dicts(new) if d.get("s") == "assign" and local(d["l"])]
         calling = {id(d) for d in stores if has_method_call(d["r"])} | {
             id(d) for d in ir_dicts(new) if d.get("s") == "decl" and d.get("init") is not None and has_method_call(d["init"])}
-        if calling and not all(id(d) in past_exit for d in calls) or any(
-                d.get("s") not in (None, "assign", "decl", "if", "block") and _var_reads(d, set()) & locs
-                for d in ir_dicts(new)):
+        exit_only = all(id(d) in past_exit for d in calls)
+        kinds = ("assign", "decl", "if", "block") + (("setvalid",) if exit_only else ())   # (the call stays)
+        if calling and not exit_only or any(
+                d.get("s") not in (None, *kinds) and _var_reads(d, set()) & locs for d in ir_dicts(new)):
             continue
         keep = {id(d) for d in ir_dicts(new) if id(d) in calling and _calls_function(d.get("r", d.get("init")))}
         rec["body"] = _strip(new, {id(d) for d in stores} - keep, inits=True, keep=keep)

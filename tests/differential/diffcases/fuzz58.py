@@ -18,6 +18,8 @@ _DECLS = """\
     action l9() { bit<8> v = g(hdr.h.b); hdr.h.c = (v == 4) ? 16w3 : 16w4; }
     action m3() { bool v = hdr.o.isValid(); hdr.h.c = (bit<16>)(bit<1>)v + 16w8; }
     action m4() { bit<8> v = tick(hdr.h.b); hdr.h.d = (bit<32>)v; hdr.h.c = (bit<16>)((hdr.h.b == 2) ? 8w3 : 8w4); }
+    action g3() { h_t l; l.setValid(); l.a = 3; hdr.h2 = l; }
+    action g4() { h_t l = hdr.h; l.setValid(); hdr.h2 = l; hdr.h.c = (bit<16>)l.b; }
     table t2 { actions = { l7; l8; } default_action = l7(); }
 """
 _X = "        switch (hdr.h.a) { 6: { exit; } }\n"
@@ -30,6 +32,9 @@ for _name, _body in [
         ("a_function_without_inout_read_in_a_mux", _X + "        l9();\n"),
         ("a_function_value_and_a_mux", _X + "        m4();\n"),
         ("an_is_valid_read_in_a_table_action", _X + "        t2.apply();\n"),
+        ("a_set_valid_call", _X + "        g3();\n"),
+        ("a_set_valid_call_after_a_copy", _X + "        g4();\n"),
+        ("a_set_valid_call_past_a_case_that_returns", _R + "        g3();\n"),
         # (guards: past a case that returns the first pass keeps them; a call in the visited flow keeps them)
         ("an_is_valid_read_in_a_mux_past_a_case_that_returns", _R + "        l6();\n"),
         ("a_function_value_read_in_a_mux_past_a_case_that_returns", _R + "        l8();\n"),
