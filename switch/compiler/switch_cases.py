@@ -58,8 +58,12 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     (fuzz_mutants seed 2915, helper mutz38: ``bit<8> v = 4; switch (x) { 5: { m = v + 1; exit; } }
     v = 7; h.b = v;`` sends 4 on BMv2 -- v, read in the case, is live, and the case's copy
     ``m = v + 1`` that the mid end then propagates past the switch reads 4 too).  Without ``lcp``
-    only those go: the front end's drop, made before the copies are propagated (elab_statements);
-    for the front end (before RemoveReturns) a case that returns ends the flow too, and with
+    only those go: the front end's drop, made before the copies are propagated (elab_statements),
+    with the visited assignments to a local that only that flow reads after them (the pass is
+    flow-sensitive: ``v = 3; switch (x) { 5: { exit; } } h.a = v;`` drops ``v = 3``, helper mutz59);
+    for the front end (before RemoveReturns) a case that returns ends the flow too -- also where
+    :func:`.elab_common.live_prefix` un-marked the switch for the mid end (``fe_returns``: a second
+    statement that may return follows; fuzz_mutants ``--kinds mux_expr`` seed 3793) --, and with
     ``actions``/``tables`` (the program's records; ``prefix``: the control's actions' prefix) the
     actions only that flow calls lose their locals' stores (:func:`drop_unvisited_action_locals`)
     and each call or table apply there runs p4c's copy of the action (:func:`_unvisited_sites`).
@@ -68,7 +72,7 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     live: set = set()
     unvisited: list = []
     last_read: dict = {}   # local -> the position (walk order) of its last visited read
-    late: list = []        # (position, an unvisited assignment to a local)
+    late: list = []        # (position, an unvisited assignment to a local; without lcp a visited one too)
     count = [0]
 
     def reads(x, pos: int) -> None:
@@ -95,9 +99,10 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
                     exit_unvisited.append(st)
                 if k in ("apply", "call_action"):
                     sites.append((st, sts[i + 1:]))
-                if k == "assign" and st["l"].get("op") == "var" and not has_method_call(st["r"]) or \
-                        k == "decl" and st.get("init") is not None and not has_method_call(st["init"]):
-                    late.append((pos, st))
+            if (vis < 2 or not lcp) and (
+                    k == "assign" and st["l"].get("op") == "var" and not has_method_call(st["r"]) or
+                    k == "decl" and st.get("init") is not None and not has_method_call(st["init"])):
+                late.append((pos, st))
             if k == "block":
                 vis = walk(st["body"], vis)
             elif k == "if":
@@ -107,15 +112,16 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
             elif k == "switch_value":
                 if vis == 2:
                     reads(st["e"], pos)
-                    for n in st.get("fe_reads") or ():   # (reads the case's copies took: switch_copies)
-                        live.add(n)
-                        last_read[n] = max(last_read.get(n, -1), pos)
                 ends = [walk(c["body"], vis) for c in st["cases"]]
+                if vis == 2:   # (reads the case's copies took from the statements after it: switch_copies)
+                    for n in st.get("fe_reads") or ():
+                        live.add(n)
+                        last_read[n] = max(last_read.get(n, -1), count[0])
                 single = len(st["cases"]) == 1 and len(st["cases"][0]["labels"]) == 1 and \
                     st["cases"][0]["labels"] != ["default"]
                 if single and st.get("exits"):
                     vis = 0
-                elif single and not lcp and st.get("returns"):
+                elif single and not lcp and (st.get("returns") or st.get("fe_returns")):
                     vis = min(vis, 1)
                 else:
                     vis = max(ends + [vis])
@@ -132,12 +138,14 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     walk(body, 2)
     if not unvisited:
         return body
+    uv_ids = {id(st) for st in unvisited}
     if actions is not None and tables is not None:
         drop_unvisited_action_locals(body, unvisited, actions, tables, prefix, sites)
     overwritten = set() if lcp else {id(st) for lst, i in tails for st in overwritten_field_stores(lst, i)}
     decls = {d["n"] for d in ir_dicts(body) if d.get("s") == "decl" and not str(d.get("n", "")).startswith("L.")}
-    gone = {id(st) for pos, st in late if _lname(st) in decls and last_read.get(_lname(st), -1) < pos} | overwritten
     read_anywhere = _var_reads(unvisited, set())
+    gone = {id(st) for pos, st in late if _lname(st) in decls and last_read.get(_lname(st), -1) < pos
+            and (id(st) in uv_ids or _lname(st) in read_anywhere)} | overwritten
     dead = {n for n in decls - live if n in read_anywhere} if lcp else set()   # (live: fuzz_mutants seed 4015)
     for d in ir_dicts(body):
         if (d.get("s") == "assign" and d["l"].get("op") == "var" and d["l"]["n"] in dead and has_method_call(d["r"])) \

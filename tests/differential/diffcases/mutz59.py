@@ -1,0 +1,54 @@
+"""Disagreements found by helper mutz59 (issue #15, fuzz_mutants), each decided by real p4c 1.2.4.8 /
+BMv2 1.15.5 and kept as a case.
+"""
+from .base import H, case, program
+
+CASES = []
+
+# fuzz_mutants --kinds mux_expr seed 3793 (`mux_expr` on fuzz22_single_case_switch_drop_ends_at_next_return):
+# p4c's front-end SimplifyDefUse (before RemoveReturns) takes the flow after a single-case switch whose
+# case returns as unreachable up to the next join, so SideEffectOrdering's `?:` temporary there, read
+# only there, loses its stores: FrontEndLast has `hdr.h.d = ~tmp;` and BMv2 writes 0xffffffff.  The
+# mid end's rule (the flag taken as set after the first such switch: elab_common.live_prefix) drops
+# the statements up to the next one that may return and runs the rest -- live_prefix un-marked the
+# switch for that, and the front end's walk (switch_cases.drop_unvisited_locals) then saw it as a
+# plain switch and kept the stores; `fe_returns` keeps the front end's view.  The same flow loses a
+# table action's `?:` temporary, a local's stores, a field store a later one overwrites.
+_FR = [(1, H(a, b, 2, d)) for a in (0, 7) for b in (0, 5, 6) for d in (0, 1)]
+_TWO = """        switch (hdr.h.b) { 5: { return; } }
+        hdr.h.a = 7;
+        switch (hdr.h.b) { 6: { return; } }
+"""
+_T = """    action a0() { hdr.h.b = (hdr.h.b != 1) ? 8w0x11 : hdr.h.b; }
+    table t2 { actions = { a0; } default_action = a0(); }
+"""
+for _name, _body, _decls in [
+        ("mux_temporary_under_a_complement", _TWO + "        hdr.h.d = ~((hdr.h.d != 1) ? (8) : hdr.h.d);\n", ""),
+        ("mux_temporary", _TWO + "        hdr.h.d = (hdr.h.d != 1) ? (8) : hdr.h.d;\n", ""),
+        ("mux_temporary_in_an_if", "        if (hdr.h.c == 2) {\n" + _TWO.replace("        ", "            ") +
+         "            hdr.h.d = ~((hdr.h.d != 1) ? (8) : hdr.h.d);\n        }\n", ""),
+        ("mux_temporary_first_switch_in_a_block", "        { switch (hdr.h.b) { 5: { return; } } }\n" + _TWO.split("\n", 1)[1] +
+         "        hdr.h.d = ~((hdr.h.d != 1) ? (8) : hdr.h.d);\n", ""),
+        ("mux_temporary_the_second_an_if_that_returns", _TWO.replace("switch (hdr.h.b) { 6: { return; } }", "if (hdr.h.b == 6) { return; }") +
+         "        hdr.h.d = ~((hdr.h.d != 1) ? (8) : hdr.h.d);\n", ""),
+        ("table_action_mux_temporary", _TWO + "        t2.apply();\n", _T),
+        ("local_initializer_and_store", "        bit<8> v = 1;\n" + _TWO + "        v = 2;\n        hdr.h.a = v;\n", ""),
+        ("field_store_overwritten", _TWO + "        hdr.h.c = 1;\n        hdr.h.d = (bit<32>)hdr.h.c;\n"
+         "        hdr.h.c = hdr.h.c + 1;\n", "")]:
+    CASES.append(case(f"mutz59_after_two_single_case_switches_that_return_{_name}", "front end (p4c-compatible)",
+                      program(_body + "        hdr.h.c = hdr.h.c + 16;\n", ingress_decls=_decls), frames=_FR))
+
+# ... and a local's store in the flow the front end does visit, before such a switch (one that returns,
+# or one that exits), is dead for SimplifyDefUse where only that unvisited flow reads it after: `v = 3`
+# goes and BMv2 reads the value before it (h.a keeps its value); checkmate-p4c dropped only the stores
+# inside the unvisited flow (`drop_unvisited_locals`' ``late``).
+for _name, _sw, _mid in [("that_returns", "return", "        hdr.h.a = 7;\n        switch (hdr.h.b) { 6: { return; } }\n"),
+                         ("that_exits", "exit", "")]:
+    CASES.append(case(f"mutz59_local_store_read_only_past_a_single_case_switch_{_name}", "front end (p4c-compatible)",
+                      program(f"""        bit<8> v = hdr.h.a;
+        hdr.h.d = (bit<32>)v;
+        v = 3;
+        switch (hdr.h.b) {{ 5: {{ {_sw}; }} }}
+{_mid}        hdr.h.a = v;
+        hdr.h.c = hdr.h.c + 16;
+"""), frames=_FR))
