@@ -50,8 +50,11 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     its initializer to the pass's dead-code removal, and reads as 0 on BMv2 (``bit<8> v = 1;
     switch (x) { 5: { exit; } } v = 2; h.c = v;`` writes 0 whatever x is; measured, helper fuzz22).
     Returns ``body`` with those assignments removed (a local whose assignments call anything is
-    left alone).  Not modelled: RemoveReturns' flag, which such a drop makes a later ``return``
-    there ineffective.
+    left alone).  RemoveReturns' flag is such a local in the front end's second pass: a ``return``
+    past an exit sets it (``hasReturned = true``) where only the unvisited flow reads it -- no visited
+    statement follows the return, which RemoveReturns would put under ``if (!hasReturned)`` -- so
+    the store goes and the ``return`` does nothing on BMv2 (helper mutz59: ``switch (x) { 5: { exit; } }
+    if (h.b == 6) { return; } h.a = 1;`` writes h.a = 1 where h.b is 6); such returns are removed.
 
     An assignment to a local in that unvisited flow goes too where no visited read follows it: the
     front end's SimplifyDefUse sees the flow so as well (a read there uses no store) and drops it
@@ -84,6 +87,17 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     sites: list = []       # (an unvisited table apply or action call, the statements after it)
 
     exit_unvisited: list = []   # (the part past an exit: the front end's second pass, after RemoveReturns)
+    pending: list = []     # the returns past an exit no visited statement follows yet (RemoveReturns' flag)
+    flag_dead: set = set()   # ids of the returns past an exit ever pending (less those a visited one follows)
+
+    def arms(bodies, vis: int) -> list:   # each arm's walk from the same pending returns (none reads another's)
+        before, after, ends = pending[:], [], []
+        for b in bodies:
+            pending[:] = before
+            ends.append(walk(b, vis))
+            after += [r for r in pending if r not in after]
+        pending[:] = after
+        return ends
 
     def walk(sts, vis: int) -> int:   # vis: 2 visited, 1 past a return only, 0 past an exit
         if vis < 2:
@@ -93,6 +107,12 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
             was = vis
             count[0] += 1
             pos = count[0]
+            if vis == 2:   # (RemoveReturns puts it under `if (!hasReturned)`: a visited read of the flag)
+                flag_dead.difference_update(pending)
+                pending.clear()
+            elif vis == 0 and k == "return" and not lcp:
+                pending.append(id(st))
+                flag_dead.add(id(st))
             if vis < 2:
                 unvisited.append(st)
                 if vis == 0:
@@ -108,11 +128,11 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
             elif k == "if":
                 if vis == 2:
                     reads(st["c"], pos)
-                vis = max(walk(st["then"] or [], vis), walk(st["else"] or [], vis))
+                vis = max(arms([st["then"] or [], st["else"] or []], vis))
             elif k == "switch_value":
                 if vis == 2:
                     reads(st["e"], pos)
-                ends = [walk(c["body"], vis) for c in st["cases"]]
+                ends = arms([c["body"] for c in st["cases"]], vis)
                 if vis == 2:   # (reads the case's copies took from the statements after it: switch_copies)
                     for n in st.get("fe_reads") or ():
                         live.add(n)
@@ -165,6 +185,7 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
         got = _uninitialized_copy_backs(zeroed or st, hdr_bytes)
         if got is not None or zeroed is not None:
             repl[id(st)] = got if got is not None else ([], zeroed)
+    gone |= flag_dead
     if not dead and not gone and not repl:
         return body
 

@@ -52,3 +52,29 @@ for _name, _sw, _mid in [("that_returns", "return", "        hdr.h.a = 7;\n     
 {_mid}        hdr.h.a = v;
         hdr.h.c = hdr.h.c + 16;
 """), frames=_FR))
+
+# A `return` past a single-case switch whose case exits: p4c's RemoveReturns makes it `hasReturned =
+# true` and puts what follows the statement holding it under `if (!hasReturned)`; its second front-end
+# SimplifyDefUse does not visit that flow either, so where no visited statement follows the return (no
+# visited read of the flag) the store goes -- with the flag's initializer where nothing visited reads
+# it -- and the return does nothing on BMv2: the statements after it run (FrontEndLast: `switch (..)
+# { 8w6: { } }`, `if (hasReturned) ; else { hdr.h.a = v_0; .. }` with no store to the flag).
+# checkmate-switch returned.  The `_kept` twins have a visited statement after the `if` around them:
+# the flag is live there and the return works (switch_cases.drop_unvisited_locals' ``flag_dead``).
+_FR2 = [(1, H(a, b, c, 0)) for a in (0, 7) for b in (0, 5, 6) for c in (1, 2)]
+_EX = "switch (hdr.h.b) { 5: { exit; } }"
+for _name, _body in [
+        ("in_an_if", f"        {_EX}\n        if (hdr.h.b == 6) {{ return; }}\n        hdr.h.a = 1;\n        hdr.h.c = hdr.h.c + 16;\n"),
+        ("after_a_store", f"        {_EX}\n        if (hdr.h.b == 6) {{ hdr.h.d = 3; return; }}\n        hdr.h.a = 1;\n"),
+        ("of_a_second_single_case_switch", f"        bit<8> v = 1;\n        {_EX}\n        hdr.h.a = 7;\n"
+         "        switch (hdr.h.b) { 6: { return; } }\n        v = 2;\n        hdr.h.a = v;\n        hdr.h.c = hdr.h.c + 16;\n"),
+        ("nested_nothing_after", f"        if (hdr.h.c == 2) {{\n            {_EX}\n            if (hdr.h.b == 6) {{ return; }}\n"
+         "            hdr.h.a = 1;\n            hdr.h.c = hdr.h.c + 16;\n        }\n"),
+        ("nested_an_else_after", f"        if (hdr.h.c == 2) {{\n            {_EX}\n            if (hdr.h.b == 6) {{ return; }}\n"
+         "            hdr.h.a = 1;\n        } else {\n            hdr.h.d = 9;\n        }\n"),
+        ("kept_by_a_statement_after_the_if", f"        if (hdr.h.c == 2) {{\n            {_EX}\n            if (hdr.h.b == 6) {{ return; }}\n"
+         "            hdr.h.a = 1;\n        }\n        hdr.h.c = hdr.h.c + 16;\n"),
+        ("kept_by_a_statement_after_an_inner_if", f"        if (hdr.h.c == 2) {{\n            if (hdr.h.a == 7) {{\n                {_EX}\n"
+         "                if (hdr.h.b == 6) { return; }\n                hdr.h.a = 1;\n            }\n            hdr.h.d = 4;\n        }\n")]:
+    CASES.append(case(f"mutz59_return_past_a_single_case_switch_that_exits_{_name}", "front end (p4c-compatible)",
+                      program(_body), frames=_FR2))
