@@ -145,6 +145,10 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
                     vis = min(vis, 1)
                 else:
                     vis = max(ends + [vis])
+            elif k == "switch_action":   # (a table's action_run: its cases as a switch's, the join after)
+                if vis == 2:
+                    reads({kk: v for kk, v in st.items() if kk not in ("cases", "p4info_rest")}, pos)
+                vis = max(arms([c["body"] for c in st["cases"]], vis) + [vis])
             elif vis == 2:
                 if k == "assign" and st["l"].get("op") == "var":
                     reads(st["r"], pos)

@@ -78,3 +78,12 @@ for _name, _body in [
          "                if (hdr.h.b == 6) { return; }\n                hdr.h.a = 1;\n            }\n            hdr.h.d = 4;\n        }\n")]:
     CASES.append(case(f"mutz59_return_past_a_single_case_switch_that_exits_{_name}", "front end (p4c-compatible)",
                       program(_body), frames=_FR2))
+
+# ... also a `return` in a case of a table's action_run switch there (the walk did not go into those cases)
+_TA = """    action a0() { hdr.h.d = 5; }
+    action a1() { hdr.h.d = 6; }
+    table t { key = { hdr.h.b: exact; } actions = { a0; a1; } const entries = { 6: a0(); } default_action = a1(); }
+"""
+CASES.append(case("mutz59_return_past_a_single_case_switch_that_exits_in_an_action_run_case", "front end (p4c-compatible)",
+                  program(f"        {_EX}\n        switch (t.apply().action_run) {{ a0: {{ return; }} }}\n        hdr.h.a = 1;\n",
+                          ingress_decls=_TA), frames=_FR2))
