@@ -87,3 +87,20 @@ _TA = """    action a0() { hdr.h.d = 5; }
 CASES.append(case("mutz59_return_past_a_single_case_switch_that_exits_in_an_action_run_case", "front end (p4c-compatible)",
                   program(f"        {_EX}\n        switch (t.apply().action_run) {{ a0: {{ return; }} }}\n        hdr.h.a = 1;\n",
                           ingress_decls=_TA), frames=_FR2))
+
+# fuzz_mutants --kinds cast_slice,exit_stmt,switch_wrap seed 6298 (`exit_stmt` on
+# fuzz28_store_before_self_init_dropped_through_a_local_slice_store_after_the_switch): p4c's def-use
+# takes the self-reading initializer `hdr.h2 = {a = ~hdr.h2.a, b = 1, c = 2, d = 3}` as a definition
+# of every field, so in the inlined action body `hdr.h2.c = 342; if (hdr.h2.c == 2) { return; }
+# hdr.h2.c = hdr.h2.c + 3;` the last store is dead (the `if` reads only the first) -- also on the
+# path the return skips it -- and p4c drops it (FrontEndLast); the initializer writes no field on
+# BMv2 (a never-valid temporary), so h.c reads 342.  checkmate-p4c gave up on a body holding an `if`
+# that reads the header (header_init.body_stores_dead) and kept 345.
+from .fuzz28 import _FR_H2, _SELF  # noqa: E402
+for _name, _act in [
+        ("after_an_if_that_returns", "hdr.h2.c = 342; if (hdr.h2.c == 2) { return; } hdr.h2.c = hdr.h2.c + 3; hdr.h.d = 7;"),
+        ("after_an_if_reading_another_field", "hdr.h2.c = 342; if (hdr.h2.b == 2) { hdr.h.d = 9; } hdr.h2.c = 5; hdr.h.d = 7;"),
+        ("kept_a_store_the_if_reads", "hdr.h2.b = 9; if (hdr.h2.b == 2) { return; } hdr.h2.c = 5; hdr.h.d = 7;")]:
+    CASES.append(case(f"mutz59_action_store_dead_before_a_self_initializer_{_name}", "front end (p4c-compatible)",
+                      program("        switch (hdr.h.b) { default: { a1(1); } }\n" + _SELF,
+                              ingress_decls=f"    action a1(in bit<8> q) {{ hdr.h.setValid(); {_act} }}\n"), frames=_FR_H2))
