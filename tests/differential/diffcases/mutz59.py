@@ -104,3 +104,37 @@ for _name, _act in [
     CASES.append(case(f"mutz59_action_store_dead_before_a_self_initializer_{_name}", "front end (p4c-compatible)",
                       program("        switch (hdr.h.b) { default: { a1(1); } }\n" + _SELF,
                               ingress_decls=f"    action a1(in bit<8> q) {{ hdr.h.setValid(); {_act} }}\n"), frames=_FR_H2))
+
+# fuzz_mutants --kinds mux_expr seed 4577 (`mux_expr` on spec5_union_member_assign): `u.y = (u.x == u.y) ?
+# u.y : u.x;` with u.x valid -- p4c's SideEffectOrdering copies the `?:` into a temporary header first
+# (`tmp = u_0.x; u_0.y = tmp;`), so y takes the valid copy and x goes invalid (h.a = 2, h.b = 1 on BMv2);
+# checkmate-switch chose the member itself and invalidated x before copying it, as for the plain `u.y =
+# u.x` (both invalid, spec5's case).  The choice is now copied first (gen_statements, a union member's
+# assignment from a `?:`).
+for _name, _rhs in [("choosing_the_sibling", "((u.x) == u.y) ? u.y : (u.x)"),
+                    ("choosing_the_sibling_by_a_field", "(hdr.h.a == 7) ? u.x : u.y"),
+                    ("choosing_itself", "(hdr.h.a != 7) ? u.x : u.y")]:
+    CASES.append(case(f"mutz59_union_member_assigned_a_mux_{_name}", "header unions", program(f"""\
+        u.x = hdr.h;
+        if (u.x.isValid() && !u.y.isValid()) {{
+            u.y = {_rhs};
+            hdr.h.a = u.x.isValid() ? 8w1 : 8w2;
+            hdr.h.b = u.y.isValid() ? 8w1 : 8w2;
+        }}
+""", top="header_union u_t { h_t x; h_t y; }\n", ingress_decls="    u_t u;"),
+        frames=[(0, H(7, 7)), (0, H(3, 7))], json_path=True))
+
+# fuzz_mutants --kinds mux_expr seed 4648 (`mux_expr` on mutz31_parser_store_into_a_stack_element_dropped_with_a_division):
+# a parser store with a division under a `?:` (`hdr.s[0].a = (hdr.s[0].a == 0) ? (hdr.h.b / 3) : hdr.s[0].a;`) that
+# a later store overwrites is dead for p4c's def-use, and so are SideEffectOrdering's temporaries and the ifs
+# assigning them, conditions and all: p4c compiles it (FrontEndLast keeps none of it).  checkmate-p4c refused
+# the division: the store, made the last statement of the block of ifs predication.dismantle_muxes builds,
+# was not at the state's top level where mk_stores.settle_parser_stores judges it.
+from .mutz31 import _S0_PARSER  # noqa: E402
+for _name, _first in [("in_an_arm", "(hdr.s[0].a == 0) ? (hdr.h.b / 3) : hdr.s[0].a"),
+                      ("in_the_condition", "((hdr.h.b / 3) != 2) ? 8w1 : hdr.s[0].a"),
+                      ("nested", "(hdr.s[0].a == 0) ? (((hdr.h.b / 3) != 2) ? (hdr.h.b / 3) : hdr.s[0].a) : hdr.s[0].a")]:
+    CASES.append(case(f"mutz59_parser_store_with_a_division_under_a_mux_dropped_{_name}", "front end (p4c-compatible)", program(
+        "        if (sm.parser_error != error.NoError) { hdr.h.d = 0xee; }\n", fields="    h_t[2] s;\n",
+        parser=_S0_PARSER.format(first=_first), deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
+        frames=[(1, H(1, 2, 3, 4, payload=b"")), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes(range(40)))]))
