@@ -318,15 +318,38 @@ def _within(path, headers) -> bool:
 
 
 def _without_stores(stmts: list, paths: set) -> list:
-    """``stmts`` (walked into plain blocks) without the assignments to ``paths`` (a slice's too)."""
-    out = []
-    for st in stmts:
-        if st.get("s") == "block":
-            st = dict(st, body=_without_stores(st["body"], paths))
-        elif st.get("s") == "assign" and _path(st["l"]) in paths:
-            continue
-        out.append(st)
-    return out
+    """``stmts`` (walked into plain blocks) without the assignments to ``paths`` (a slice's too); a
+    ``(path, n, total)`` of ``paths``: the last ``n`` of its stores there, where it has ``total``
+    (``header_init.dead_field_marks``; none where it has another count)."""
+    plain = {p for p in paths if isinstance(p, str)}
+    seen: dict = {}
+    for p, n, total in (p for p in paths if not isinstance(p, str)):
+        seen[p] = [0, total - n, total]   # (stores met, the first to drop, the count expected)
+
+    def count(sts):
+        for st in sts:
+            if st.get("s") == "block":
+                count(st["body"])
+            elif st.get("s") == "assign" and _path(st["l"]) in seen:
+                seen[_path(st["l"])][0] += 1
+    count(stmts)
+    last = {p: v[1] for p, v in seen.items() if v[0] == v[2]}
+    met = dict.fromkeys(last, 0)
+
+    def strip(sts):
+        out = []
+        for st in sts:
+            if st.get("s") == "block":
+                st = dict(st, body=strip(st["body"]))
+            elif st.get("s") == "assign" and _path(st["l"]) in plain:
+                continue
+            elif st.get("s") == "assign" and _path(st["l"]) in last:
+                met[_path(st["l"])] += 1
+                if met[_path(st["l"])] > last[_path(st["l"])]:
+                    continue
+            out.append(st)
+        return out
+    return strip(stmts)
 
 
 def specialize_copy_out_bodies(ir: dict) -> None:
@@ -399,7 +422,8 @@ def specialize_copy_out_bodies(ir: dict) -> None:
             # "dead_whole" -- kills as it would: p4c's def-use drops the body's stores there too)
             # (and without the stores a self-reading header initializer after the call makes dead:
             # header_init.drop_stores_before_self_init's "dead_fields")
-            dead_paths = [f"{_path(d['h'])}.{f}" for d in st.pop("dead_fields", ()) for f in d["f"]]
+            dead_paths = [f"{_path(d['h'])}.{f}" if isinstance(f, str) else (f"{_path(d['h'])}.{f[0]}", f[1], f[2])
+                          for d in st.pop("dead_fields", ()) for f in d["f"]]
             uses.setdefault(id(a), []).append(
                 (st, [(g["e"], p) for g, p in zip(st["args"], a["all_params"])
                       if g["dir"] in ("out", "inout") and (not g.get("dead") or g.get("dead_whole"))

@@ -364,7 +364,7 @@ def live_prefix(stmts: list, exits: bool = False) -> list:
             rest = stmts[i + 1:j + 1]
             st = dict(st, p4info_rest=rest) if rest else st
             if j < len(stmts):     # it does not end the block: the statements after the next run
-                st = dict(st, returns=False) if st.get("returns") else _unmark(st)
+                st = _unmark(st)
                 out.append(st)
                 if always_returns(stmts[j], exits, front=True):
                     return out   # (what follows a plain `return` is dead: fuzz_mutants seed 3793, exit_stmt)
@@ -383,13 +383,15 @@ def live_prefix(stmts: list, exits: bool = False) -> list:
 
 
 def _unmark(st: dict) -> dict:
-    """Block ``st`` without the single-case switch mark that made it count as returning."""
+    """``st`` (the switch, or a block ending in it) without the single-case switch mark that made it
+    count as returning for the mid end; ``fe_returns`` keeps it for the front end, which still sees
+    the flow after it as unreachable (``switch_cases.drop_unvisited_locals``)."""
+    if st.get("returns"):
+        return dict(st, returns=False, fe_returns=True)
     body = st.get("body")
     if not body or st.get("s") != "block":
         return st
-    last = body[-1]
-    last = dict(last, returns=False) if last.get("returns") else _unmark(last)
-    return dict(st, body=body[:-1] + [last])
+    return dict(st, body=body[:-1] + [_unmark(body[-1])])
 
 
 def lit_base(ir) -> int:

@@ -85,7 +85,24 @@ def _action_stores_dead(call: dict, body, target, reads: set) -> tuple[list, set
     if body is None or mentions(call.get("args"), target):
         return None
     got = body_stores_dead(body, target, reads)
-    return None if got is None else ([_stored_field(x)["f"] for x in got[0]], got[1])
+    return None if got is None else (dead_field_marks([_stored_field(x)["f"] for x in got[0]], body, target), got[1])
+
+
+def dead_field_marks(fields: list, body: list, target) -> list:
+    """The ``dead_fields`` marks of a call whose body's stores to ``fields`` (one name per dead store,
+    of :func:`body_stores_dead`) are dead: a field name where every store of the body to it is,
+    else ``[name, n, total]`` -- the dead ones are the last ``n`` of its ``total`` stores in the
+    body's plain blocks (a store a later ``if`` reads stays: fuzz_mutants seed 6298;
+    ``dead_reads._without_stores`` drops those where it finds that many)."""
+    out: list = []
+    for f in sorted(set(fields)):
+        mine = [d for d in ir_dicts(body) if d.get("s") == "assign" and (b := _stored_field(d)) is not None
+                and b.get("op") == "field" and b.get("f") == f and isinstance(b.get("base"), dict)
+                and header_path(b["base"]) == target]
+        flat = [d for d in _flat_blocks(body) if any(d is m for m in mine)]
+        n = fields.count(f)
+        out.append(f if n == len(mine) else [f, n, len(flat)])
+    return out
 
 
 def _stored_field(x: dict) -> dict | None:
@@ -96,11 +113,12 @@ def _stored_field(x: dict) -> dict | None:
 _QUIET = ("assign", "decl", "setvalid", "if", "switch_value", "block", "empty", "nop", "return")
 
 
-def _quiet(x: dict, target) -> bool:
+def _quiet(x: dict, target, branch: bool = False) -> bool:
     """A statement that does not use ``target`` and cannot reach it unseen (no call, action, table
     or exit in it; a ``return`` in a branch only skips the body's rest, whose reads still count:
-    fuzz_mutants seed 5639, helper mutz46)."""
-    return not mentions(x, target) and not has_call(x) and \
+    fuzz_mutants seed 5639, helper mutz46); ``branch``: an ``if``/``switch`` of such statements may
+    use ``target``."""
+    return (not mentions(x, target) or branch and x.get("s") in ("if", "switch_value")) and not has_call(x) and \
         all(d.get("s") in _QUIET and not d.get("siblings") for d in ir_dicts(x) if "s" in d)
 
 
@@ -126,11 +144,18 @@ def body_stores_dead(body, target, reads: set) -> tuple[list, set] | None:
     ends = next((i for i, x in enumerate(flat) if x.get("s") == "return"), None)
     flat = flat if ends is None else flat[:ends]   # (RemoveReturns: nothing runs past a plain `return`)
     if not all(x.get("s") in ("assign", "decl", "setvalid") and not x.get("siblings") and
-               (not has_call(x) or _apart_functions(x, target)) or _quiet(x, target) for x in flat):
+               (not has_call(x) or _apart_functions(x, target)) or _quiet(x, target, True) for x in flat):
         return None
     dead: list = []
     reads = set(reads)
     for x in reversed(flat):
+        if x["s"] in ("if", "switch_value") and mentions(x, target):
+            # (its fields count as read before it -- a store in it as well; one after it that nothing
+            # reads is dead also where a branch returns: fuzz_mutants seed 6298, helper mutz59)
+            if (used := fields_read({"vals": [x]}, target)) is None:
+                return None
+            reads |= used
+            continue
         if x["s"] not in ("assign", "decl"):
             continue   # (a validity change reads no field: fuzz_exprs seed 11101)
         base = _stored_field(x)
@@ -205,7 +230,7 @@ def drop_stores_before_self_init(stmts: list, self_inits: dict, action_body=None
                 if got2 is None:
                     break
                 if got2[0]:   # (the call runs a copy of the body without them: dead_reads.specialize)
-                    prev.setdefault("dead_fields", []).append({"h": st["h"], "f": sorted(set(got2[0]))})
+                    prev.setdefault("dead_fields", []).append({"h": st["h"], "f": got2[0]})
                 reads = got2[1]
                 continue
             if prev.get("s") == "apply_control" and control_stores is not None and mentions(prev.get("args"), target):
@@ -417,7 +442,7 @@ def _live_before(st: dict, live: set, target, h, self_inits: dict, drop: set, ac
                 return None
         drop |= mine
         for call, fields in calls:   # (the call runs a copy of its body without them: dead_reads)
-            call.setdefault("dead_fields", []).append({"h": h, "f": sorted(set(fields))})
+            call.setdefault("dead_fields", []).append({"h": h, "f": fields})
         out |= now
     return out
 

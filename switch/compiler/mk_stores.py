@@ -337,12 +337,19 @@ class MatchKindStores:
         roots = {p["py"] for p in params if p["t"][0] != "extern"}
         for name, st in states.items():
             for i, s in enumerate(st["body"]):
-                k = s.get("mk_store")
+                t = s
+                if s.get("s") == "block" and s["body"] and s["body"][-1].get("mk_store") in mine and \
+                        not has_call(s["body"][:-1]):
+                    # (a `?:` predication.dismantle_muxes made ifs assigning temporaries, the store
+                    # last: a dead store leaves them read by nothing, emptied with their conditions --
+                    # fuzz_mutants --kinds mux_expr seed 4648, helper mutz59)
+                    t = s["body"][-1]
+                k = t.get("mk_store")
                 if k in mine:
                     mine.discard(k)
                     errs, ctx, _ = pending.pop(k)
-                    del s["mk_store"]
-                    lv = s["l"] if s.get("s") == "assign" else {"op": "var", "n": s["n"], "t": s["t"]}
+                    del t["mk_store"]
+                    lv = t["l"] if t.get("s") == "assign" else {"op": "var", "n": t["n"], "t": t["t"]}
                     if store_live(states, name, i + 1, lv, roots):
                         self._raise_live(errs, ctx)
                     else:

@@ -50,16 +50,23 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     its initializer to the pass's dead-code removal, and reads as 0 on BMv2 (``bit<8> v = 1;
     switch (x) { 5: { exit; } } v = 2; h.c = v;`` writes 0 whatever x is; measured, helper fuzz22).
     Returns ``body`` with those assignments removed (a local whose assignments call anything is
-    left alone).  Not modelled: RemoveReturns' flag, which such a drop makes a later ``return``
-    there ineffective.
+    left alone).  RemoveReturns' flag is such a local in the front end's second pass: a ``return``
+    past an exit sets it (``hasReturned = true``) where only the unvisited flow reads it -- no visited
+    statement follows the return, which RemoveReturns would put under ``if (!hasReturned)`` -- so
+    the store goes and the ``return`` does nothing on BMv2 (helper mutz59: ``switch (x) { 5: { exit; } }
+    if (h.b == 6) { return; } h.a = 1;`` writes h.a = 1 where h.b is 6); such returns are removed.
 
     An assignment to a local in that unvisited flow goes too where no visited read follows it: the
     front end's SimplifyDefUse sees the flow so as well (a read there uses no store) and drops it
     (fuzz_mutants seed 2915, helper mutz38: ``bit<8> v = 4; switch (x) { 5: { m = v + 1; exit; } }
     v = 7; h.b = v;`` sends 4 on BMv2 -- v, read in the case, is live, and the case's copy
     ``m = v + 1`` that the mid end then propagates past the switch reads 4 too).  Without ``lcp``
-    only those go: the front end's drop, made before the copies are propagated (elab_statements);
-    for the front end (before RemoveReturns) a case that returns ends the flow too, and with
+    only those go: the front end's drop, made before the copies are propagated (elab_statements),
+    with the visited assignments to a local that only that flow reads after them (the pass is
+    flow-sensitive: ``v = 3; switch (x) { 5: { exit; } } h.a = v;`` drops ``v = 3``, helper mutz59);
+    for the front end (before RemoveReturns) a case that returns ends the flow too -- also where
+    :func:`.elab_common.live_prefix` un-marked the switch for the mid end (``fe_returns``: a second
+    statement that may return follows; fuzz_mutants ``--kinds mux_expr`` seed 3793) --, and with
     ``actions``/``tables`` (the program's records; ``prefix``: the control's actions' prefix) the
     actions only that flow calls lose their locals' stores (:func:`drop_unvisited_action_locals`)
     and each call or table apply there runs p4c's copy of the action (:func:`_unvisited_sites`).
@@ -68,7 +75,7 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     live: set = set()
     unvisited: list = []
     last_read: dict = {}   # local -> the position (walk order) of its last visited read
-    late: list = []        # (position, an unvisited assignment to a local)
+    late: list = []        # (position, an unvisited assignment to a local; without lcp a visited one too)
     count = [0]
 
     def reads(x, pos: int) -> None:
@@ -80,6 +87,17 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     sites: list = []       # (an unvisited table apply or action call, the statements after it)
 
     exit_unvisited: list = []   # (the part past an exit: the front end's second pass, after RemoveReturns)
+    pending: list = []     # the returns past an exit no visited statement follows yet (RemoveReturns' flag)
+    flag_dead: set = set()   # ids of the returns past an exit ever pending (less those a visited one follows)
+
+    def arms(bodies, vis: int) -> list:   # each arm's walk from the same pending returns (none reads another's)
+        before, after, ends = pending[:], [], []
+        for b in bodies:
+            pending[:] = before
+            ends.append(walk(b, vis))
+            after += [r for r in pending if r not in after]
+        pending[:] = after
+        return ends
 
     def walk(sts, vis: int) -> int:   # vis: 2 visited, 1 past a return only, 0 past an exit
         if vis < 2:
@@ -89,36 +107,48 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
             was = vis
             count[0] += 1
             pos = count[0]
+            if vis == 2:   # (RemoveReturns puts it under `if (!hasReturned)`: a visited read of the flag)
+                flag_dead.difference_update(pending)
+                pending.clear()
+            elif vis == 0 and k == "return" and not lcp:
+                pending.append(id(st))
+                flag_dead.add(id(st))
             if vis < 2:
                 unvisited.append(st)
                 if vis == 0:
                     exit_unvisited.append(st)
                 if k in ("apply", "call_action"):
                     sites.append((st, sts[i + 1:]))
-                if k == "assign" and st["l"].get("op") == "var" and not has_method_call(st["r"]) or \
-                        k == "decl" and st.get("init") is not None and not has_method_call(st["init"]):
-                    late.append((pos, st))
+            if (vis < 2 or not lcp) and (
+                    k == "assign" and st["l"].get("op") == "var" and not has_method_call(st["r"]) or
+                    k == "decl" and st.get("init") is not None and not has_method_call(st["init"])):
+                late.append((pos, st))
             if k == "block":
                 vis = walk(st["body"], vis)
             elif k == "if":
                 if vis == 2:
                     reads(st["c"], pos)
-                vis = max(walk(st["then"] or [], vis), walk(st["else"] or [], vis))
+                vis = max(arms([st["then"] or [], st["else"] or []], vis))
             elif k == "switch_value":
                 if vis == 2:
                     reads(st["e"], pos)
-                    for n in st.get("fe_reads") or ():   # (reads the case's copies took: switch_copies)
+                ends = arms([c["body"] for c in st["cases"]], vis)
+                if vis == 2:   # (reads the case's copies took from the statements after it: switch_copies)
+                    for n in st.get("fe_reads") or ():
                         live.add(n)
-                        last_read[n] = max(last_read.get(n, -1), pos)
-                ends = [walk(c["body"], vis) for c in st["cases"]]
+                        last_read[n] = max(last_read.get(n, -1), count[0])
                 single = len(st["cases"]) == 1 and len(st["cases"][0]["labels"]) == 1 and \
                     st["cases"][0]["labels"] != ["default"]
                 if single and st.get("exits"):
                     vis = 0
-                elif single and not lcp and st.get("returns"):
+                elif single and not lcp and (st.get("returns") or st.get("fe_returns")):
                     vis = min(vis, 1)
                 else:
                     vis = max(ends + [vis])
+            elif k == "switch_action":   # (a table's action_run: its cases as a switch's, the join after)
+                if vis == 2:
+                    reads({kk: v for kk, v in st.items() if kk not in ("cases", "p4info_rest")}, pos)
+                vis = max(arms([c["body"] for c in st["cases"]], vis) + [vis])
             elif vis == 2:
                 if k == "assign" and st["l"].get("op") == "var":
                     reads(st["r"], pos)
@@ -132,12 +162,14 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
     walk(body, 2)
     if not unvisited:
         return body
+    uv_ids = {id(st) for st in unvisited}
     if actions is not None and tables is not None:
         drop_unvisited_action_locals(body, unvisited, actions, tables, prefix, sites, exit_unvisited)
     overwritten = set() if lcp else {id(st) for lst, i in tails for st in overwritten_field_stores(lst, i)}
     decls = {d["n"] for d in ir_dicts(body) if d.get("s") == "decl" and not str(d.get("n", "")).startswith("L.")}
-    gone = {id(st) for pos, st in late if _lname(st) in decls and last_read.get(_lname(st), -1) < pos} | overwritten
     read_anywhere = _var_reads(unvisited, set())
+    gone = {id(st) for pos, st in late if _lname(st) in decls and last_read.get(_lname(st), -1) < pos
+            and (id(st) in uv_ids or _lname(st) in read_anywhere)} | overwritten
     dead = {n for n in decls - live if n in read_anywhere} if lcp else set()   # (live: fuzz_mutants seed 4015)
     for d in ir_dicts(body):
         if (d.get("s") == "assign" and d["l"].get("op") == "var" and d["l"]["n"] in dead and has_method_call(d["r"])) \
@@ -157,6 +189,7 @@ def drop_unvisited_locals(body: list, lcp: bool = True, actions: dict | None = N
         got = _uninitialized_copy_backs(zeroed or st, hdr_bytes)
         if got is not None or zeroed is not None:
             repl[id(st)] = got if got is not None else ([], zeroed)
+    gone |= flag_dead
     if not dead and not gone and not repl:
         return body
 

@@ -221,7 +221,11 @@ class StatementGen:
                 self.emit(ind + 1, self.x(s["r"]) if holds_call(s["r"]) else "pass")
                 self.emit(ind, "else:")
                 ind += 1
-            self.assign(ind, lv, self.x(s["r"]), lv["t"], s.get("siblings") or (), by_member=True)
+            rhs = self.x(s["r"])
+            if s.get("siblings") and s["r"].get("op") == "cond":
+                rhs = f"({rhs}).copy()"   # (p4c's SideEffectOrdering copies a `?:` into a temporary first: a
+                #                           sibling it chooses is copied while valid -- fuzz_mutants seed 4577)
+            self.assign(ind, lv, rhs, lv["t"], s.get("siblings") or (), by_member=True)
             if s.get("siblings"):  # a header union member: a valid one invalidates the others
                 self.emit(ind, f"if {self.x(s['l'])}._v:")
                 for sib in s["siblings"]:
