@@ -183,6 +183,10 @@ class Preprocessor(MacroContexts):
         # passed through by p4c's cpp (-x assembler-with-cpp) and renumbers positions only
         cpp_file, cpp_delta = file, 0
         pos_file, pos_delta = file, 0
+        # lines cpp's output is ahead of the source: a line that prints more lines than it took (a
+        # string holding a comment's newline) and ends inside a `/* */` comment, which cpp prints as
+        # it is -- no line marker before the comment's end (its later lines, and the tokens after it)
+        ahead = 0
         i = 0
         while i < len(raw):
             lineno = i + 1
@@ -191,12 +195,13 @@ class Preprocessor(MacroContexts):
             # and newline separated by space"; a `#define` whose continuation line has a trailing
             # blank goes on), and it joins the two parts with nothing between them (`8w\` + `7`
             # is `8w7`, a name may be cut in two)
-            spliced = 0
-            while line.rstrip(" \t\f\v").endswith("\\") and i + 1 < len(raw):
+            spliced, pieces = 0, [(None, line)]
+            while pieces[-1][1].rstrip(" \t\f\v").endswith("\\") and i + 1 < len(raw):
                 i += 1
                 spliced += 1
-                line = line.rstrip(" \t\f\v")[:-1] + raw[i]
+                pieces.append((None if orig[lineno - 1].lstrip().startswith("#") else i + 1 + cpp_delta, raw[i]))
                 raw[i] = ""
+            line = self._splice(pieces)
             i += 1
             if orig[lineno - 1].lstrip().startswith("#"):
                 while (i - 1) in open_lines and i < len(raw):
@@ -262,7 +267,7 @@ class Preprocessor(MacroContexts):
                 continue
             joined = 0
             local: list[list[bool]] = []   # conditionals inside a macro call's arguments
-            at, call_loc = (pos_file, lineno + pos_delta), Loc(cpp_file, lineno + cpp_delta, 1)
+            at, call_loc = (pos_file, lineno + pos_delta + ahead), Loc(cpp_file, lineno + cpp_delta, 1)
             done, held = "", None   # (the text before a call that a directive in it split off)
             segs = [(lineno, line)]   # (the source lines of a call's text)
             while active:
@@ -337,13 +342,19 @@ class Preprocessor(MacroContexts):
                     # unless the call came from object-like macros only (`#define K M`, `K(` / ` L)`):
                     # cpp's __LINE__ is then the line of the macro the source names
                     ctx = getattr(self, "open_call_context", ()) if err.message != "unterminated call of macro" else ()
-                    if not (ctx and all(self.macros[n].params is None for n in ctx if n in self.macros)):
-                        nxt = self._pin(nxt, i + joined + 1 + cpp_delta)
+                    no, pieces = i + joined + 1, [(None, nxt)]   # (cpp splices a later line ending in `\` too)
+                    pin = not (ctx and all(self.macros[n].params is None for n in ctx if n in self.macros))
+                    while pieces[-1][1].rstrip(" \t\f\v").endswith("\\") and no + len(pieces) - 1 < len(raw):
+                        pieces.append((no + len(pieces) + cpp_delta if pin else None, raw[no + len(pieces) - 1]))
+                    spl = len(pieces) - 1
+                    nxt = src = self._splice(pieces)
+                    if pin:
+                        nxt = self._pin(nxt, no + cpp_delta)
                     nxt = join_segment(nxt)
                     if nxt:
                         line = line + "\n" + nxt
-                        segs.append((i + joined + 1, raw[i + joined]))
-                    joined += 1
+                        segs.append((no, src))
+                    joined += 1 + spl
             if active:
                 text = unmark(text)
                 if "\n" in text:
@@ -364,8 +375,31 @@ class Preprocessor(MacroContexts):
             for k in range(len(parts) - 1, spliced + joined):
                 self.out.append(Line(at[0], at[1] + 1 + k, ""))
             i += joined
+            ahead = ahead + max(0, len(parts) - 1 - spliced - joined) if i - 1 in open_lines else 0
         if stack:   # (cpp names the #if left open: errs22 probe c_def_unterminated_if)
             raise P4CompileError(stack[-1][4], "unterminated #if (missing #endif)")
+
+    def _splice(self, pieces: list) -> str:
+        """The physical lines ``pieces`` ((line or None, text) each) joined where each but the last ends
+        in `\\` (the `\\` and the blanks after it dropped), the ``__LINE__`` s and macro names that start
+        in a piece with a line pinned to it: cpp's ``__LINE__`` there is the physical line (a name cut
+        in two by the splice is the line it starts on); ``None`` pins nothing (a directive's lines,
+        the first line, which the call's line pins)."""
+        text, starts = "", []
+        for k, (no, part) in enumerate(pieces):
+            starts.append((len(text), no))
+            text += part.rstrip(" \t\f\v")[:-1] if k < len(pieces) - 1 else part
+        if all(no is None for _, no in starts):
+            return text
+        out, last = [], 0
+        for m in _IDENT.finditer(text):
+            no = [n for o, n in starts if o <= m.start()][-1]
+            if no is None or not (m.group(0) in self.macros or m.group(0) == "__LINE__") or PIN.match(text, m.end()) \
+                    or (m.start() and text[m.start() - 1].isalnum()) or in_literal(text, m.start()):
+                continue
+            out.append(f"{text[last:m.end()]}\x01{no}\x01")
+            last = m.end()
+        return "".join(out) + text[last:]
 
     @staticmethod
     def _next_text_line(raw: list[str], orig: list[str], k: int) -> str:

@@ -1,0 +1,34 @@
+"""Programs found by helper corpus60 (issue #15): cpp57's and corpus52's open preprocessor items (the
+fuzz of random macro programs against ``cc -E`` -- /work/corpus60/fz, outside the repository -- and
+probes of line splices and stringified comments) and public v1model programs from sources not
+measured before (fetch list in /work/corpus60/FETCH.md), each decided by real p4c 1.2.4.8 (its cpp:
+``cc -E -C -undef -nostdinc -x assembler-with-cpp``) and simple_switch_grpc.
+
+``CASES``: programs whose P4Info or frames differed from p4c's and BMv2's (or that checkmate-p4c
+refused).
+"""
+from .base import case, program
+
+CAT = "front end (p4c-compatible)"
+
+CASES = []
+
+# cpp splices a line ending in `\` on every line, also on the later lines of a macro call's arguments
+# and on the line where the call ends; checkmate-p4c spliced only a call's first line and left the `\`
+# of a later one to the P4 lexer ("unexpected character '\'")
+CASES.append(case("corpus60_splice_on_a_later_line_of_a_macro_call", CAT, program(
+    "        hdr.h.a = ID(1 +\n              2) + 8w3; \\\n        hdr.h.b = 8w4;\n"
+    "        hdr.h.c = (bit<16>)ID(5 +\n              6 + \\\n              7);\n",
+    top="#define ID(x) x\n")))
+
+# cpp's `__LINE__` on a line a `\` spliced on is that physical line (also where a name is cut in two by
+# the splice: the line it starts on, and in an argument of a call); checkmate-p4c gave every `__LINE__`
+# of the spliced line the line the splice started on
+CASES.append(case("corpus60_line_after_a_splice_is_the_physical_line", CAT, program(
+    "        hdr.h.a = (bit<8>)__LINE__ + \\\n            (bit<8>)__LINE__; hdr.h.b = (bit<8>)__LIN\\\nE__;\n"
+    "        hdr.h.c = (bit<16>)ID(__LINE__ + \\\n            __LINE__);\n",
+    top="#define ID(x) x\n")))
+
+# name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
+KNOWN: dict[str, tuple[str, bool, str]] = {
+}
