@@ -224,38 +224,7 @@ class Preprocessor(MacroContexts):
                     continue
                 d, rest = m.group(1), m.group(2).strip()
                 nloc = Loc(file, lineno, line.index(d, col) + 1)   # (cpp names the directive)
-                if d in ("ifdef", "ifndef"):
-                    cond = active and self.defined(macro_name(line, d, loc)[0]) == (d == "ifdef")
-                    stack.append([active and cond, cond, active, False, loc])
-                    active = active and cond
-                elif d == "if":
-                    cond = self._eval(rest, loc) if active else False
-                    stack.append([active and cond, cond, active, False, loc])
-                    active = active and cond
-                elif d in ("elif", "elifdef", "elifndef"):
-                    if not stack:
-                        raise P4CompileError(nloc, f"#{d} without #if")
-                    top = stack[-1]
-                    if top[3]:
-                        raise P4CompileError(nloc, f"#{d} after #else")
-                    cond = (not top[1]) and top[2] and self._elif(d, rest, loc)
-                    top[0] = cond
-                    top[1] = top[1] or cond
-                    active = cond
-                elif d == "else":
-                    if not stack:
-                        raise P4CompileError(nloc, "#else without #if")
-                    top = stack[-1]
-                    if top[3]:
-                        raise P4CompileError(nloc, "#else after #else")
-                    top[3] = True
-                    top[0] = top[2] and not top[1]
-                    top[1] = True
-                    active = top[0]
-                elif d == "endif":
-                    if not stack:
-                        raise P4CompileError(nloc, "#endif without #if")
-                    stack.pop()
+                if self._conditional(d, rest, line, stack, loc, nloc):
                     active = stack[-1][0] if stack else True
                 elif active:
                     moved = self._directive(d, rest, loc, line, here, depth)
@@ -266,7 +235,6 @@ class Preprocessor(MacroContexts):
                 self.out.append(Line(pos_file, lineno + pos_delta, ""))
                 continue
             joined = 0
-            local: list[list[bool]] = []   # conditionals inside a macro call's arguments
             at, call_loc = (pos_file, lineno + pos_delta + ahead), Loc(cpp_file, lineno + cpp_delta, 1)
             done, held = "", None   # (the text before a call that a directive in it split off)
             segs = [(lineno, line)]   # (the source lines of a call's text)
@@ -277,9 +245,6 @@ class Preprocessor(MacroContexts):
                         text = done + self.expand(line, call_loc, held=held)
                     finally:
                         self.in_text = False
-                    if local:   # (the call ended inside an #if of its arguments)
-                        raise P4CompileError(Loc(file, lineno, 1), "a call of a macro ends inside an #if "
-                                                                   "of its arguments (not supported)")
                     # (in the expansion: `#define G FN` then `G` / `(5)` calls FN, cpp reads on)
                     tail = _TAIL.search(text)
                     if tail and tail.group(2) and tail.group(1) in self._context_names(tail.group(2)):
@@ -309,7 +274,7 @@ class Preprocessor(MacroContexts):
                         # `#else` / `2` / `#endif` / `)`; `F(Q` / `#define Q 7` / `Q)` is `[7 7]`:
                         # the arguments are expanded when the call ends)
                         dloc = Loc(file, i + joined + 1, nxt.index("#") + 1)
-                        if re.match(r"\s*#\s*(define|undef)\b", nxt) and not (local and not local[-1][0]):
+                        if re.match(r"\s*#\s*(define|undef)\b", nxt) and not (stack and not stack[-1][0]):
                             # what comes before the open call was expanded before it (cpp reads on)
                             # and the call keeps the definition its name had (`F(1` / `#undef F` / `)`)
                             split = getattr(err, "split", None)
@@ -321,7 +286,7 @@ class Preprocessor(MacroContexts):
                         while nxt.rstrip(" \t\f\v").endswith("\\") and i + joined + 1 < len(raw):
                             joined += 1
                             nxt = nxt.rstrip(" \t\f\v")[:-1] + raw[i + joined]
-                        moved = self._arg_directive(nxt, local, dloc, here, depth, err.message)
+                        moved = self._arg_directive(nxt, stack, dloc, here, depth, err.message)
                         joined += 1
                         if moved is None:
                             continue
@@ -334,7 +299,7 @@ class Preprocessor(MacroContexts):
                         # the arguments as a `,` does
                         joined -= 1
                         nxt = nxt.replace("#", ",", 1)
-                    elif local and not local[-1][0]:   # a line of a branch not taken
+                    elif stack and not stack[-1][0]:   # a line of a branch not taken
                         joined += 1
                         continue
                     # the line's tokens as cpp reads them into the call (cpp_tokens.join_segment), its
@@ -474,14 +439,19 @@ class Preprocessor(MacroContexts):
                 return exp[:tail.start()], exp[tail.start():] + text[p:], (tail.group(1), mac)
         return "", text, None
 
-    def _arg_directive(self, line: str, local: list, loc: Loc, here: str, depth: int, call: str):
+    def _arg_directive(self, line: str, stack: list, loc: Loc, here: str, depth: int, call: str):
         """Run the directive ``line`` among the arguments of the macro call ``call`` (the message
         that it is left open): None once it is run or skipped (a branch not taken), ``#`` for a
-        line that is no directive, as :meth:`_directive` for ``#line``."""
+        line that is no directive, as :meth:`_directive` for ``#line``.  A conditional works on the
+        file's ``stack`` (:meth:`_conditional`): cpp's arguments may run into, out of and across the
+        branches of an ``#if`` (`#ifdef X` / `F(1` / `#else` / `F(2` / `#endif` / `)`)."""
         s = line.strip()
-        if self._arg_conditional(s, local, loc) or (local and not local[-1][0]) or s == "#":
-            return None
         m = re.match(r"#\s*([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$", s)
+        if m and self._conditional(m.group(1), m.group(2).strip(), line, stack, loc,
+                                   Loc(loc.file, loc.line, line.index(m.group(1), loc.col - 1) + 1)):
+            return None
+        if (stack and not stack[-1][0]) or s == "#":
+            return None
         if not m or m.group(1) not in _CPP_DIRECTIVES:
             return "#"
         d, rest = m.group(1), m.group(2).strip()
@@ -496,25 +466,25 @@ class Preprocessor(MacroContexts):
             raise P4CompileError(Loc(target, last, len(lines[last - 1]) + 1), call)
         return self._directive(d, rest, loc, line, here, depth)
 
-    def _arg_conditional(self, s: str, local: list, loc: Loc) -> bool:
-        """A conditional directive among a macro call's arguments, on the call's own stack
-        ``local`` ([active, taken, parent active, #else seen]); False for any other directive
-        and for one that would close a conditional opened before the call."""
-        m = re.match(r"#\s*([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$", s)
-        d, rest = (m.group(1), m.group(2).strip()) if m else ("", "")
-        act = local[-1][0] if local else True
+    def _conditional(self, d: str, rest: str, line: str, stack: list, loc: Loc, nloc: Loc) -> bool:
+        """Run ``#d rest`` (of ``line``, at ``loc``; ``nloc`` the directive's name) on the conditional
+        ``stack`` ([active, taken any, parent active, #else seen, Loc of the #if] each) if it is a
+        conditional directive; False for any other."""
+        active = stack[-1][0] if stack else True
         if d in ("ifdef", "ifndef"):
-            cond = bool(rest) and self.defined(rest.split()[0]) == (d == "ifdef")
-            local.append([act and cond, cond, act, False])
+            cond = active and self.defined(macro_name(line, d, loc)[0]) == (d == "ifdef")
+            stack.append([active and cond, cond, active, False, loc])
         elif d == "if":
-            cond = self._eval(rest, loc) if act else False
-            local.append([act and cond, cond, act, False])
-        elif d in ("elif", "elifdef", "elifndef", "else", "endif") and local:
-            top = local[-1]
+            cond = self._eval(rest, loc) if active else False
+            stack.append([active and cond, cond, active, False, loc])
+        elif d in ("elif", "elifdef", "elifndef", "else", "endif"):
+            if not stack:
+                raise P4CompileError(nloc, f"#{d} without #if")
+            top = stack[-1]
             if d == "endif":
-                local.pop()
+                stack.pop()
             elif top[3]:
-                raise P4CompileError(loc, f"#{d} after #else")
+                raise P4CompileError(nloc, f"#{d} after #else")
             elif d != "else":
                 cond = (not top[1]) and top[2] and self._elif(d, rest, loc)
                 top[0], top[1] = cond, top[1] or cond

@@ -29,6 +29,18 @@ CASES.append(case("corpus60_line_after_a_splice_is_the_physical_line", CAT, prog
     "        hdr.h.c = (bit<16>)ID(__LINE__ + \\\n            __LINE__);\n",
     top="#define ID(x) x\n")))
 
+# cpp collects a call's arguments across the branches of an `#if` opened before the call (the call
+# opened in a branch taken, its `)` after `#else` ... `#endif`: the lines of the branch not taken are
+# skipped), and a call may end inside an `#if` its arguments opened (the rest of that branch follows
+# the call); checkmate-p4c ran the `#else`/`#endif` as if outside any call (p4c's "unterminated #if" or
+# wrong branches) and refused the second ("not supported") -- fuzz gen4 seeds 10106, 10108
+CASES.append(case("corpus60_call_arguments_across_an_if_opened_before_the_call", CAT, program(
+    "#ifdef K\n        hdr.h.a = ID(8w1 +\n#else\n        hdr.h.a = ID(8w2 +\n#endif\n              8w4);\n"
+    "#ifndef K\n        hdr.h.b = ID(8w8 +\n#elif 1\n        hdr.h.b = ID(8w16 +\n#endif\n              8w32);\n"
+    "        hdr.h.c = (bit<16>)ID(7 +\n#if K == 5\n              9); hdr.h.d = 32w1;\n#else\n"
+    "              11); hdr.h.d = 32w2;\n#endif\n",
+    top="#define ID(x) x\n#define K 5\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
