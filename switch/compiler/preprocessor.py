@@ -286,7 +286,11 @@ class Preprocessor(MacroContexts):
                         while nxt.rstrip(" \t\f\v").endswith("\\") and i + joined + 1 < len(raw):
                             joined += 1
                             nxt = nxt.rstrip(" \t\f\v")[:-1] + raw[i + joined]
-                        moved = self._arg_directive(nxt, stack, dloc, here, depth, err.message)
+                        # (cpp's `__LINE__` in an `#if` there is the call's line where the call came from
+                        # object-like macros only, as for the arguments' names below)
+                        ctx = getattr(self, "open_call_context", ()) if err.message != "unterminated call of macro" else ()
+                        eloc = call_loc if ctx and all(self.macros[n].params is None for n in ctx if n in self.macros) else None
+                        moved = self._arg_directive(nxt, stack, dloc, here, depth, err.message, eloc)
                         joined += 1
                         if moved is None:
                             continue
@@ -439,16 +443,17 @@ class Preprocessor(MacroContexts):
                 return exp[:tail.start()], exp[tail.start():] + text[p:], (tail.group(1), mac)
         return "", text, None
 
-    def _arg_directive(self, line: str, stack: list, loc: Loc, here: str, depth: int, call: str):
+    def _arg_directive(self, line: str, stack: list, loc: Loc, here: str, depth: int, call: str, eloc=None):
         """Run the directive ``line`` among the arguments of the macro call ``call`` (the message
         that it is left open): None once it is run or skipped (a branch not taken), ``#`` for a
-        line that is no directive, as :meth:`_directive` for ``#line``.  A conditional works on the
+        line that is no directive, as :meth:`_directive` for ``#line``; ``eloc``, where given, is where an
+        ``#if``'s condition is evaluated (its ``__LINE__``).  A conditional works on the
         file's ``stack`` (:meth:`_conditional`): cpp's arguments may run into, out of and across the
         branches of an ``#if`` (`#ifdef X` / `F(1` / `#else` / `F(2` / `#endif` / `)`)."""
         s = line.strip()
         m = re.match(r"#\s*([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$", s)
         if m and self._conditional(m.group(1), m.group(2).strip(), line, stack, loc,
-                                   Loc(loc.file, loc.line, line.index(m.group(1), loc.col - 1) + 1)):
+                                   Loc(loc.file, loc.line, line.index(m.group(1), loc.col - 1) + 1), eloc):
             return None
         if (stack and not stack[-1][0]) or s == "#":
             return None
@@ -466,16 +471,16 @@ class Preprocessor(MacroContexts):
             raise P4CompileError(Loc(target, last, len(lines[last - 1]) + 1), call)
         return self._directive(d, rest, loc, line, here, depth)
 
-    def _conditional(self, d: str, rest: str, line: str, stack: list, loc: Loc, nloc: Loc) -> bool:
-        """Run ``#d rest`` (of ``line``, at ``loc``; ``nloc`` the directive's name) on the conditional
-        ``stack`` ([active, taken any, parent active, #else seen, Loc of the #if] each) if it is a
-        conditional directive; False for any other."""
+    def _conditional(self, d: str, rest: str, line: str, stack: list, loc: Loc, nloc: Loc, eloc=None) -> bool:
+        """Run ``#d rest`` (of ``line``, at ``loc``; ``nloc`` the directive's name; its condition evaluated
+        at ``eloc`` or ``loc``) on the conditional ``stack`` ([active, taken any, parent active, #else seen,
+        Loc of the #if] each) if it is a conditional directive; False for any other."""
         active = stack[-1][0] if stack else True
         if d in ("ifdef", "ifndef"):
             cond = active and self.defined(macro_name(line, d, loc)[0]) == (d == "ifdef")
             stack.append([active and cond, cond, active, False, loc])
         elif d == "if":
-            cond = self._eval(rest, loc) if active else False
+            cond = self._eval(rest, eloc or loc) if active else False
             stack.append([active and cond, cond, active, False, loc])
         elif d in ("elif", "elifdef", "elifndef", "else", "endif"):
             if not stack:
@@ -486,7 +491,7 @@ class Preprocessor(MacroContexts):
             elif top[3]:
                 raise P4CompileError(nloc, f"#{d} after #else")
             elif d != "else":
-                cond = (not top[1]) and top[2] and self._elif(d, rest, loc)
+                cond = (not top[1]) and top[2] and self._elif(d, rest, eloc or loc)
                 top[0], top[1] = cond, top[1] or cond
             else:
                 top[3], top[0], top[1] = True, top[2] and not top[1], True
