@@ -58,6 +58,18 @@ CASES.append(case("corpus60_line_in_an_if_among_arguments_of_a_call_from_a_macro
     top="#define ID(x) x\n#define K ID(\n"), "hdr.h.a = K", "@L@")))
 
 
+# cpp -C keeps every character of a comment that `#x` puts into a string (cpp57), also those from U+20000 on
+# (CJK extension B, planes 3-16), and a private-use character of planes 15-16 in a string literal; checkmate-p4c
+# hid a comment's characters in planes 15-16 where those have no room (it printed a blank for them) and
+# blanked every character of those planes, also in strings
+CASES.append(case("corpus60_wide_characters_in_a_stringified_comment", CAT, program(
+    "        t.apply();\n",
+    ingress_decls="    action set(bit<8> v) { hdr.h.b = v; }\n"
+                  "    @note(S(a /* \U00020000 b \U000F0000 \U0002F800 c \U0001F600 */ d) \" \" S(// \U00030000 e\n"
+                  "                   ) \"\U000F0001\")\n"
+                  "    table t { key = { hdr.h.a : exact; } actions = { set; NoAction; } default_action = set(8w9); }\n",
+    top="#define S(x) #x\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
