@@ -36,7 +36,7 @@ from .cpp_tokens import (CONTEXT, END, MARK, NEWLINE_IN_STRING, PIN, SKIP_TO_PAR
 from .cpp_context import MacroContexts
 from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
-from .cpp_lines import lines_ending_in_comment, lines_inside_string, strip_comments
+from .cpp_lines import directive_lines, lines_ending_in_comment, lines_inside_string, strip_comments
 from .errors import Loc, P4CompileError
 
 BUILTIN_DIR = os.path.join(os.path.dirname(__file__), "include")
@@ -171,6 +171,7 @@ class Preprocessor(MacroContexts):
         # is `#`; a block comment that runs on past its end continues it (cpp reads the comment
         # as a space: `#define Z 4 /* ... \n ... */ + 1` is `4 + 1`)
         orig = text.split("\n")
+        hashed = directive_lines(orig)
         open_lines = lines_ending_in_comment(text)
         text = strip_comments(text, file)
         in_string = lines_inside_string(text)
@@ -199,17 +200,17 @@ class Preprocessor(MacroContexts):
             while pieces[-1][1].rstrip(" \t\f\v").endswith("\\") and i + 1 < len(raw):
                 i += 1
                 spliced += 1
-                pieces.append((None if orig[lineno - 1].lstrip().startswith("#") else i + 1 + cpp_delta, raw[i]))
+                pieces.append((None if lineno - 1 in hashed else i + 1 + cpp_delta, raw[i]))
                 raw[i] = ""
             line = self._splice(pieces)
             i += 1
-            if orig[lineno - 1].lstrip().startswith("#"):
+            if lineno - 1 in hashed:
                 while (i - 1) in open_lines and i < len(raw):
                     line = line + " " + raw[i]
                     raw[i] = ""
                     i += 1
             s = line.strip()
-            if s.startswith("#") and orig[lineno - 1].lstrip().startswith("#"):
+            if s.startswith("#") and lineno - 1 in hashed:
                 col = line.index("#") + 1
                 loc = Loc(file, lineno, col)
                 m = re.match(r"#\s*([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$", s)
@@ -250,7 +251,7 @@ class Preprocessor(MacroContexts):
                     if tail and tail.group(2) and tail.group(1) in self._context_names(tail.group(2)):
                         tail = None
                     if not (tail and (self.macros.get(tail.group(1)) or Macro(None, "")).params is not None
-                            and self._next_text_line(raw, orig, i + joined).startswith("(")):
+                            and self._next_text_line(raw, hashed, i + joined).startswith("(")):
                         break
                     # a function-like macro's name at the end of a line, `(` on a later one: a call
                     raise P4CompileError(Loc(file, lineno, 1), "unterminated call of macro")
@@ -269,7 +270,7 @@ class Preprocessor(MacroContexts):
                                              err.message != "unterminated call of macro" else
                                              f'{_UNTERMINATED} "{tail.group(1)}"') from None
                     nxt = raw[i + joined]
-                    if nxt.lstrip().startswith("#") and orig[i + joined].lstrip().startswith("#"):
+                    if nxt.lstrip().startswith("#") and i + joined in hashed:
                         # cpp runs the directives among a call's arguments (`F(` / `#ifdef X` / `1` /
                         # `#else` / `2` / `#endif` / `)`; `F(Q` / `#define Q 7` / `Q)` is `[7 7]`:
                         # the arguments are expanded when the call ends)
@@ -288,8 +289,10 @@ class Preprocessor(MacroContexts):
                             nxt = nxt.rstrip(" \t\f\v")[:-1] + raw[i + joined]
                         # (cpp's `__LINE__` in an `#if` there is the call's line where the call came from
                         # object-like macros only, as for the arguments' names below)
-                        ctx = getattr(self, "open_call_context", ()) if err.message != "unterminated call of macro" else ()
-                        eloc = call_loc if ctx and all(self.macros[n].params is None for n in ctx if n in self.macros) else None
+                        cline = self._open_call_line(err)
+                        if cline is False and held is not None and held[0] not in self.macros:
+                            cline = None   # (the call's name was #undef'd among its arguments: _call)
+                        eloc = None if cline is False else call_loc if cline is None else Loc(call_loc.file, cline, 1)
                         moved = self._arg_directive(nxt, stack, dloc, here, depth, err.message, eloc)
                         joined += 1
                         if moved is None:
@@ -310,15 +313,14 @@ class Preprocessor(MacroContexts):
                     # macro names pinned to its line (cpp: an argument's __LINE__ is its own line) --
                     # unless the call came from object-like macros only (`#define K M`, `K(` / ` L)`):
                     # cpp's __LINE__ is then the line of the macro the source names
-                    ctx = getattr(self, "open_call_context", ()) if err.message != "unterminated call of macro" else ()
+                    cline = self._open_call_line(err)
                     no, pieces = i + joined + 1, [(None, nxt)]   # (cpp splices a later line ending in `\` too)
-                    pin = not (ctx and all(self.macros[n].params is None for n in ctx if n in self.macros))
                     while pieces[-1][1].rstrip(" \t\f\v").endswith("\\") and no + len(pieces) - 1 < len(raw):
-                        pieces.append((no + len(pieces) + cpp_delta if pin else None, raw[no + len(pieces) - 1]))
+                        pieces.append((no + len(pieces) + cpp_delta if cline is False else cline, raw[no + len(pieces) - 1]))
                     spl = len(pieces) - 1
                     nxt = src = self._splice(pieces)
-                    if pin:
-                        nxt = self._pin(nxt, no + cpp_delta)
+                    if cline is not None:
+                        nxt = self._pin(nxt, no + cpp_delta if cline is False else cline)
                     nxt = join_segment(nxt)
                     if nxt:
                         line = line + "\n" + nxt
@@ -348,6 +350,16 @@ class Preprocessor(MacroContexts):
         if stack:   # (cpp names the #if left open: errs22 probe c_def_unterminated_if)
             raise P4CompileError(stack[-1][4], "unterminated #if (missing #endif)")
 
+    def _open_call_line(self, err) -> int | None | bool:
+        """cpp's ``__LINE__`` for the later lines of the open call ``err`` names: False where each line
+        has its own, else (the call came from object-like macros only: `#define K M`, `K(` / ` L)`) the
+        line of the macro the source names -- where known (a pin: a line a `\\` spliced on), else None
+        (the call's first line)."""
+        ctx = getattr(self, "open_call_context", ()) if err.message != "unterminated call of macro" else ()
+        if not (ctx and all(self.macros[n].params is None for n in ctx if n in self.macros)):
+            return False
+        return getattr(self, "open_call_pin", None)
+
     def _splice(self, pieces: list) -> str:
         """The physical lines ``pieces`` ((line or None, text) each) joined where each but the last ends
         in `\\` (the `\\` and the blanks after it dropped), the ``__LINE__`` s and macro names that start
@@ -371,12 +383,18 @@ class Preprocessor(MacroContexts):
         return "".join(out) + text[last:]
 
     @staticmethod
-    def _next_text_line(raw: list[str], orig: list[str], k: int) -> str:
-        """The first line from ``k`` on that holds a token, blanks before it dropped ("" for none):
-        cpp looks for a function-like macro's ``(`` past empty lines (not past a directive, which
-        ends the search, nor a comment, a token to cpp -C: :data:`~.cpp_tokens.COMMENT`)."""
-        while k < len(raw) and not raw[k].strip() and not orig[k].lstrip().startswith("#"):
-            k += 1
+    def _next_text_line(raw: list[str], hashed: set, k: int) -> str:
+        """The first line from ``k`` on that holds a token, blanks before it dropped, with the lines a `\\`
+        splices on ("" for none): cpp looks for a function-like macro's ``(`` past empty lines (not past a
+        directive, which ends the search, nor a comment, a token to cpp -C: :data:`~.cpp_tokens.COMMENT`)."""
+        while k < len(raw) and k not in hashed:
+            text, j = raw[k], k
+            while text.rstrip(" \t\f\v").endswith("\\") and j + 1 < len(raw):
+                j += 1
+                text = text.rstrip(" \t\f\v")[:-1] + raw[j]
+            if text.strip():
+                return text.lstrip()
+            k = j + 1
         return raw[k].lstrip() if k < len(raw) else ""
 
     def _directive(self, d: str, rest: str, loc: Loc, line: str, here: str, depth: int):
@@ -666,6 +684,7 @@ class Preprocessor(MacroContexts):
             k += 1
         else:
             self.open_call_context = context   # (the main loop reads the call's later lines)
+            self.open_call_pin = int(pin) if pin is not None else None
             err = P4CompileError(loc, f'{_UNTERMINATED} "{name}"')
             err.open_at = depth
             raise err
@@ -689,6 +708,11 @@ class Preprocessor(MacroContexts):
         if len(args) != len(params):
             raise _arg_count(loc, name, len(params), len(args), k)
         raw, done = dict(zip(params, args)), {}
+        # an argument beside `##` is not expanded before it goes in: its names are read when the body is
+        # rescanned, a __LINE__ there is the line of the call's name (B(1 / __LINE__) with x ## p)
+        pasted = {p: PIN.sub(f"\x01{pin}\x01" if pin is not None else "", a) for p, a in raw.items()}
+        if name not in self.macros:   # (an `#undef` among the arguments: cpp reads every `__LINE__` of
+            raw = pasted              # them as the call's line, as beside `##`)
 
         def expanded(p: str) -> str:   # cpp expands an argument before it goes into the body
             if p not in done:
@@ -700,9 +724,6 @@ class Preprocessor(MacroContexts):
                     raise
             return done[p]
         body = self._body(body, name, pin, context.difference(popped), params)
-        # an argument beside `##` is not expanded before it goes in: its names are read when the body is
-        # rescanned, a __LINE__ there is the line of the call's name (B(1 / __LINE__) with x ## p)
-        pasted = {p: PIN.sub(f"\x01{pin}\x01" if pin is not None else "", a) for p, a in raw.items()}
         # every name of the expansion is read inside it and inside what it is in -- an argument's
         # (`ID(ID)(1)` stays) and one a `##` made, too
         return MARK + self._paint(substitute(body, pasted, expanded), context.difference(popped) | {name}) \
@@ -731,6 +752,8 @@ class Preprocessor(MacroContexts):
                    lambda m: "1" if self.defined(m.group(1)) else "0", e)
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
                    lambda m: "1" if self.defined(m.group(1)) else "0", e)
+        if re.search(r"(?<![A-Za-z0-9_])defined(?![A-Za-z0-9_])", e):   # (`#if defined`, `defined(1)`)
+            raise P4CompileError(loc, 'operator "defined" requires an identifier')
         e = unmark(self.expand(e, loc))
         # (`__has_include` that a macro's expansion brought: `#define HI __has_include(<core.p4>)`)
         e = _HAS_INCLUDE.sub(lambda m: "1" if self._has_include(m.group(1), loc) else "0", e)

@@ -35,3 +35,14 @@ def test_lines_after_a_call_that_printed_more_lines(name, tmp_path):
     line, col = line_of(src, "zz;")
     assert str(ei.value).startswith(f"prog.p4:{line + ahead}:{col}: "), str(ei.value)
     assert p4c_accepts(src, tmp_path) in (None, False)
+
+
+def test_defined_without_a_name_is_an_error(tmp_path):
+    """`#if defined` (nothing after it) or `defined(1)` is cpp's 'operator "defined" requires an identifier'
+    (fuzz gen4 seed 16965); checkmate-p4c read `defined` as a name, 0."""
+    for cond in ("defined", "defined(1) || 1"):
+        src = program(top=f"#if {cond}\n#endif", body="        hdr.h.a = 1;")
+        with pytest.raises(P4CompileError) as ei:
+            compile_source(src, "prog.p4")
+        assert 'operator "defined" requires an identifier' in str(ei.value), str(ei.value)
+        assert p4c_accepts(src, tmp_path) in (None, False)

@@ -70,6 +70,27 @@ CASES.append(case("corpus60_wide_characters_in_a_stringified_comment", CAT, prog
                   "    table t { key = { hdr.h.a : exact; } actions = { set; NoAction; } default_action = set(8w9); }\n",
     top="#define S(x) #x\n")))
 
+# a call's name `#undef`'d among its arguments: cpp expands the call with the old definition and reads
+# every `__LINE__` of the arguments, and of an `#if` among them after the `#undef`, as the line of the
+# call (a redefinition before the `)` undoes it); fuzz gen3 seed 12745, gen4 seed 16965.  checkmate-p4c
+# gave each its own line
+CASES.append(case("corpus60_line_in_arguments_of_a_macro_undefined_among_them", CAT, _at_line_of(program(
+    "        hdr.h.a = (bit<8>)B(__LINE__ +\n#undef B\n#if __LINE__ == @L@\n              8w100\n#else\n"
+    "              8w200\n#endif\n              + (bit<8>)__LINE__);\n#define B(p) (p)\n"
+    "        hdr.h.b = (bit<8>)B(__LINE__ +\n#undef B\n#define B(p) (p + 1)\n              __LINE__);\n",
+    top="#define B(p) (p)\n"), "hdr.h.a = (bit<8>)B(", "@L@")))
+
+# cpp splices a line of blanks ending in `\` onto the next: `  \` then `#define K 8w7` is a directive, and
+# a function-like macro's name followed by such a line and then `(` is a call; its `__LINE__` after the
+# splice is the physical line also where the call came from an object-like macro there (K -> `ID(`, the
+# later lines' `__LINE__` that line); fuzz gen4 seeds 16374, 20301, 22407.  checkmate-p4c read the first
+# two as text (P4 syntax errors) and gave the last the line where the splice started
+CASES.append(case("corpus60_splice_of_a_blank_line_before_a_directive_or_a_paren", CAT, program(
+    "  \\\n#define K8 8w7\n"
+    "        hdr.h.a = F\n   \\\n            (8w5) + K8;\n"
+    "        hdr.h.c = (bit<16>)(8w0 ++ (\\\n  K 8w0 + (bit<8>)__LINE__ +\n   (bit<8>)__LINE__)));\n",
+    top="#define F(x) (x + 8w1)\n#define ID(x) x\n#define K ID(\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
