@@ -124,3 +124,18 @@ def lines_ending_in_comment(text: str) -> set[int]:
         else:
             i += 1
     return out
+
+
+def directive_lines(lines: list[str]) -> set[int]:
+    """The 0-based indices of the source ``lines`` that start a directive for cpp: `#` is the first
+    character but blanks, also after lines of blanks that a `\\` at their end splices on (`  \\` then
+    `#define X 1` is a ``#define``); a comment is a token to cpp -C (`/* c */ #define X` is no directive)."""
+    out = set()
+    for k, text in enumerate(lines):
+        j = k
+        while not text.strip(" \t\f\v\\") and text.rstrip(" \t\f\v").endswith("\\") and j + 1 < len(lines):
+            j += 1
+            text = lines[j]
+        if text.lstrip().startswith("#"):
+            out.add(k)
+    return out

@@ -47,9 +47,15 @@ COMMENT = "\x07"
 #: blank, name, quote, comma or parenthesis there): the line keeps its length and the comment its text
 _HIDE = 0xF0000
 _HIDDEN = "\U000F0000-\U0010FFFF"
+#: ... characters from U+1FF00 on (unassigned up to U+1FFFF; then planes 2-16) take the places of
+#: U+1FF00-U+1FFFD in the order met, kept here (the character -> its place)
+_WIDE_FROM, _WIDE_ROOM = 0x1FF00, 0xFE
+_WIDE: dict[str, int] = {}
 #: a comment as :func:`hide_comment` leaves it (the later lines of a ``/* */`` one after their newlines)
 _COMMENT_TOKEN = re.compile(f"\x07[{_HIDDEN}]*(?:\n+[{_HIDDEN}]+)*")
-_COMMENT_CHARS = re.compile(f"[\x07{_HIDDEN}]")
+#: the characters of a comment (its first, or from a line's start: a ``/* */`` one's later lines), which
+#: :func:`unmark` blanks -- not a character of those planes that a string holds (:func:`comment_text`)
+_COMMENT_CHARS = re.compile(f"(?:\x07|^)[{_HIDDEN}]*", re.M)
 #: a newline of a ``/* */`` comment that :func:`stringify` put into a string, kept hidden by :func:`unmark`
 #: (a rescan of the body reads the string as one literal); the preprocessor's output line ends there
 NEWLINE_IN_STRING = chr(_HIDE + 10)
@@ -123,17 +129,31 @@ def avoid_paste(a: str, a_text: str, b: str, b_text: str) -> bool:
     return False
 
 
+def _hide(ch: str) -> str:
+    """One character of a comment moved by ``_HIDE``; one at ``_WIDE_FROM`` or above (no room for it
+    there: U+20000 and up) gets the next free place of ``_WIDE`` (a blank once all are taken)."""
+    o = ord(ch)
+    if o < _WIDE_FROM:
+        return chr(_HIDE + o)
+    k = _WIDE.setdefault(ch, len(_WIDE))
+    return chr(_HIDE + _WIDE_FROM + k) if k < _WIDE_ROOM else chr(_HIDE + 32)
+
+
+def _unhide(ch: str) -> str:
+    o = ord(ch) - _HIDE
+    return chr(o) if o < _WIDE_FROM else next(c for c, k in _WIDE.items() if k == o - _WIDE_FROM)
+
+
 def hide_comment(chunk: str) -> str:
     """The comment ``chunk`` of a line of text as one token of the same length: :data:`COMMENT`, then its
     other characters moved by ``_HIDE`` (newlines kept, so every line keeps its number)."""
-    return COMMENT + "".join(ch if ch == "\n" else chr(_HIDE + (ord(ch) if ord(ch) < 0x20000 else 32))
-                             for ch in chunk[1:])
+    return COMMENT + "".join(ch if ch == "\n" else _hide(ch) for ch in chunk[1:])
 
 
 def comment_text(token: str) -> str:
     """The text cpp -C puts into a string for a comment that :func:`hide_comment` hid: a ``//`` one made
     ``/* */``, its blanks kept and a ``*/`` inside it made ``*|`` (``// c`` is ``/* c*/``)."""
-    text = "/" + "".join(NEWLINE_IN_STRING if ch == "\n" else chr(ord(ch) - _HIDE) for ch in token[1:])
+    text = "/" + "".join(NEWLINE_IN_STRING if ch == "\n" else _unhide(ch) for ch in token[1:])
     return "/*" + text[2:].replace("*/", "*|") + "*/" if text.startswith("//") else text
 
 
@@ -147,7 +167,7 @@ def unmark(text: str) -> str:
     """``text`` with its :data:`PIN` s, :data:`CONTEXT` s and :data:`END` s dropped, its comments blanks (a
     :data:`NEWLINE_IN_STRING` kept), its :data:`MARK` s removed and a space where cpp prints one at such a
     boundary (no blank there in the source and :func:`avoid_paste`)."""
-    text = _COMMENT_CHARS.sub(lambda m: m.group(0) if m.group(0) == NEWLINE_IN_STRING else " ", text)
+    text = _COMMENT_CHARS.sub(lambda m: " " * len(m.group(0)), text)
     if "\x01" in text or "\x04" in text:
         text = TAGS.sub("", PIN.sub("", text))
     if MARK not in text:

@@ -36,7 +36,7 @@ from .cpp_tokens import (CONTEXT, END, MARK, NEWLINE_IN_STRING, PIN, SKIP_TO_PAR
 from .cpp_context import MacroContexts
 from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
-from .cpp_lines import lines_ending_in_comment, lines_inside_string, strip_comments
+from .cpp_lines import directive_lines, lines_ending_in_comment, lines_inside_string, strip_comments
 from .errors import Loc, P4CompileError
 
 BUILTIN_DIR = os.path.join(os.path.dirname(__file__), "include")
@@ -171,6 +171,7 @@ class Preprocessor(MacroContexts):
         # is `#`; a block comment that runs on past its end continues it (cpp reads the comment
         # as a space: `#define Z 4 /* ... \n ... */ + 1` is `4 + 1`)
         orig = text.split("\n")
+        hashed = directive_lines(orig)
         open_lines = lines_ending_in_comment(text)
         text = strip_comments(text, file)
         in_string = lines_inside_string(text)
@@ -183,6 +184,10 @@ class Preprocessor(MacroContexts):
         # passed through by p4c's cpp (-x assembler-with-cpp) and renumbers positions only
         cpp_file, cpp_delta = file, 0
         pos_file, pos_delta = file, 0
+        # lines cpp's output is ahead of the source: a line that prints more lines than it took (a
+        # string holding a comment's newline) and ends inside a `/* */` comment, which cpp prints as
+        # it is -- no line marker before the comment's end (its later lines, and the tokens after it)
+        ahead = 0
         i = 0
         while i < len(raw):
             lineno = i + 1
@@ -191,20 +196,21 @@ class Preprocessor(MacroContexts):
             # and newline separated by space"; a `#define` whose continuation line has a trailing
             # blank goes on), and it joins the two parts with nothing between them (`8w\` + `7`
             # is `8w7`, a name may be cut in two)
-            spliced = 0
-            while line.rstrip(" \t\f\v").endswith("\\") and i + 1 < len(raw):
+            spliced, pieces = 0, [(None, line)]
+            while pieces[-1][1].rstrip(" \t\f\v").endswith("\\") and i + 1 < len(raw):
                 i += 1
                 spliced += 1
-                line = line.rstrip(" \t\f\v")[:-1] + raw[i]
+                pieces.append((None if lineno - 1 in hashed else i + 1 + cpp_delta, raw[i]))
                 raw[i] = ""
+            line = self._splice(pieces)
             i += 1
-            if orig[lineno - 1].lstrip().startswith("#"):
+            if lineno - 1 in hashed:
                 while (i - 1) in open_lines and i < len(raw):
                     line = line + " " + raw[i]
                     raw[i] = ""
                     i += 1
             s = line.strip()
-            if s.startswith("#") and orig[lineno - 1].lstrip().startswith("#"):
+            if s.startswith("#") and lineno - 1 in hashed:
                 col = line.index("#") + 1
                 loc = Loc(file, lineno, col)
                 m = re.match(r"#\s*([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$", s)
@@ -219,38 +225,7 @@ class Preprocessor(MacroContexts):
                     continue
                 d, rest = m.group(1), m.group(2).strip()
                 nloc = Loc(file, lineno, line.index(d, col) + 1)   # (cpp names the directive)
-                if d in ("ifdef", "ifndef"):
-                    cond = active and self.defined(macro_name(line, d, loc)[0]) == (d == "ifdef")
-                    stack.append([active and cond, cond, active, False, loc])
-                    active = active and cond
-                elif d == "if":
-                    cond = self._eval(rest, loc) if active else False
-                    stack.append([active and cond, cond, active, False, loc])
-                    active = active and cond
-                elif d in ("elif", "elifdef", "elifndef"):
-                    if not stack:
-                        raise P4CompileError(nloc, f"#{d} without #if")
-                    top = stack[-1]
-                    if top[3]:
-                        raise P4CompileError(nloc, f"#{d} after #else")
-                    cond = (not top[1]) and top[2] and self._elif(d, rest, loc)
-                    top[0] = cond
-                    top[1] = top[1] or cond
-                    active = cond
-                elif d == "else":
-                    if not stack:
-                        raise P4CompileError(nloc, "#else without #if")
-                    top = stack[-1]
-                    if top[3]:
-                        raise P4CompileError(nloc, "#else after #else")
-                    top[3] = True
-                    top[0] = top[2] and not top[1]
-                    top[1] = True
-                    active = top[0]
-                elif d == "endif":
-                    if not stack:
-                        raise P4CompileError(nloc, "#endif without #if")
-                    stack.pop()
+                if self._conditional(d, rest, line, stack, loc, nloc):
                     active = stack[-1][0] if stack else True
                 elif active:
                     moved = self._directive(d, rest, loc, line, here, depth)
@@ -261,8 +236,7 @@ class Preprocessor(MacroContexts):
                 self.out.append(Line(pos_file, lineno + pos_delta, ""))
                 continue
             joined = 0
-            local: list[list[bool]] = []   # conditionals inside a macro call's arguments
-            at, call_loc = (pos_file, lineno + pos_delta), Loc(cpp_file, lineno + cpp_delta, 1)
+            at, call_loc = (pos_file, lineno + pos_delta + ahead), Loc(cpp_file, lineno + cpp_delta, 1)
             done, held = "", None   # (the text before a call that a directive in it split off)
             segs = [(lineno, line)]   # (the source lines of a call's text)
             while active:
@@ -272,15 +246,12 @@ class Preprocessor(MacroContexts):
                         text = done + self.expand(line, call_loc, held=held)
                     finally:
                         self.in_text = False
-                    if local:   # (the call ended inside an #if of its arguments)
-                        raise P4CompileError(Loc(file, lineno, 1), "a call of a macro ends inside an #if "
-                                                                   "of its arguments (not supported)")
                     # (in the expansion: `#define G FN` then `G` / `(5)` calls FN, cpp reads on)
                     tail = _TAIL.search(text)
                     if tail and tail.group(2) and tail.group(1) in self._context_names(tail.group(2)):
                         tail = None
                     if not (tail and (self.macros.get(tail.group(1)) or Macro(None, "")).params is not None
-                            and self._next_text_line(raw, orig, i + joined).startswith("(")):
+                            and self._next_text_line(raw, hashed, i + joined).startswith("(")):
                         break
                     # a function-like macro's name at the end of a line, `(` on a later one: a call
                     raise P4CompileError(Loc(file, lineno, 1), "unterminated call of macro")
@@ -299,12 +270,12 @@ class Preprocessor(MacroContexts):
                                              err.message != "unterminated call of macro" else
                                              f'{_UNTERMINATED} "{tail.group(1)}"') from None
                     nxt = raw[i + joined]
-                    if nxt.lstrip().startswith("#") and orig[i + joined].lstrip().startswith("#"):
+                    if nxt.lstrip().startswith("#") and i + joined in hashed:
                         # cpp runs the directives among a call's arguments (`F(` / `#ifdef X` / `1` /
                         # `#else` / `2` / `#endif` / `)`; `F(Q` / `#define Q 7` / `Q)` is `[7 7]`:
                         # the arguments are expanded when the call ends)
                         dloc = Loc(file, i + joined + 1, nxt.index("#") + 1)
-                        if re.match(r"\s*#\s*(define|undef)\b", nxt) and not (local and not local[-1][0]):
+                        if re.match(r"\s*#\s*(define|undef)\b", nxt) and not (stack and not stack[-1][0]):
                             # what comes before the open call was expanded before it (cpp reads on)
                             # and the call keeps the definition its name had (`F(1` / `#undef F` / `)`)
                             split = getattr(err, "split", None)
@@ -316,7 +287,13 @@ class Preprocessor(MacroContexts):
                         while nxt.rstrip(" \t\f\v").endswith("\\") and i + joined + 1 < len(raw):
                             joined += 1
                             nxt = nxt.rstrip(" \t\f\v")[:-1] + raw[i + joined]
-                        moved = self._arg_directive(nxt, local, dloc, here, depth, err.message)
+                        # (cpp's `__LINE__` in an `#if` there is the call's line where the call came from
+                        # object-like macros only, as for the arguments' names below)
+                        cline = self._open_call_line(err)
+                        if cline is False and held is not None and held[0] not in self.macros:
+                            cline = None   # (the call's name was #undef'd among its arguments: _call)
+                        eloc = None if cline is False else call_loc if cline is None else Loc(call_loc.file, cline, 1)
+                        moved = self._arg_directive(nxt, stack, dloc, here, depth, err.message, eloc)
                         joined += 1
                         if moved is None:
                             continue
@@ -329,21 +306,26 @@ class Preprocessor(MacroContexts):
                         # the arguments as a `,` does
                         joined -= 1
                         nxt = nxt.replace("#", ",", 1)
-                    elif local and not local[-1][0]:   # a line of a branch not taken
+                    elif stack and not stack[-1][0]:   # a line of a branch not taken
                         joined += 1
                         continue
                     # the line's tokens as cpp reads them into the call (cpp_tokens.join_segment), its
                     # macro names pinned to its line (cpp: an argument's __LINE__ is its own line) --
                     # unless the call came from object-like macros only (`#define K M`, `K(` / ` L)`):
                     # cpp's __LINE__ is then the line of the macro the source names
-                    ctx = getattr(self, "open_call_context", ()) if err.message != "unterminated call of macro" else ()
-                    if not (ctx and all(self.macros[n].params is None for n in ctx if n in self.macros)):
-                        nxt = self._pin(nxt, i + joined + 1 + cpp_delta)
+                    cline = self._open_call_line(err)
+                    no, pieces = i + joined + 1, [(None, nxt)]   # (cpp splices a later line ending in `\` too)
+                    while pieces[-1][1].rstrip(" \t\f\v").endswith("\\") and no + len(pieces) - 1 < len(raw):
+                        pieces.append((no + len(pieces) + cpp_delta if cline is False else cline, raw[no + len(pieces) - 1]))
+                    spl = len(pieces) - 1
+                    nxt = src = self._splice(pieces)
+                    if cline is not None:
+                        nxt = self._pin(nxt, no + cpp_delta if cline is False else cline)
                     nxt = join_segment(nxt)
                     if nxt:
                         line = line + "\n" + nxt
-                        segs.append((i + joined + 1, raw[i + joined]))
-                    joined += 1
+                        segs.append((no, src))
+                    joined += 1 + spl
             if active:
                 text = unmark(text)
                 if "\n" in text:
@@ -364,16 +346,55 @@ class Preprocessor(MacroContexts):
             for k in range(len(parts) - 1, spliced + joined):
                 self.out.append(Line(at[0], at[1] + 1 + k, ""))
             i += joined
+            ahead = ahead + max(0, len(parts) - 1 - spliced - joined) if i - 1 in open_lines else 0
         if stack:   # (cpp names the #if left open: errs22 probe c_def_unterminated_if)
             raise P4CompileError(stack[-1][4], "unterminated #if (missing #endif)")
 
+    def _open_call_line(self, err) -> int | None | bool:
+        """cpp's ``__LINE__`` for the later lines of the open call ``err`` names: False where each line
+        has its own, else (the call came from object-like macros only: `#define K M`, `K(` / ` L)`) the
+        line of the macro the source names -- where known (a pin: a line a `\\` spliced on), else None
+        (the call's first line)."""
+        ctx = getattr(self, "open_call_context", ()) if err.message != "unterminated call of macro" else ()
+        if not (ctx and all(self.macros[n].params is None for n in ctx if n in self.macros)):
+            return False
+        return getattr(self, "open_call_pin", None)
+
+    def _splice(self, pieces: list) -> str:
+        """The physical lines ``pieces`` ((line or None, text) each) joined where each but the last ends
+        in `\\` (the `\\` and the blanks after it dropped), the ``__LINE__`` s and macro names that start
+        in a piece with a line pinned to it: cpp's ``__LINE__`` there is the physical line (a name cut
+        in two by the splice is the line it starts on); ``None`` pins nothing (a directive's lines,
+        the first line, which the call's line pins)."""
+        text, starts = "", []
+        for k, (no, part) in enumerate(pieces):
+            starts.append((len(text), no))
+            text += part.rstrip(" \t\f\v")[:-1] if k < len(pieces) - 1 else part
+        if all(no is None for _, no in starts):
+            return text
+        out, last = [], 0
+        for m in _IDENT.finditer(text):
+            no = [n for o, n in starts if o <= m.start()][-1]
+            if no is None or not (m.group(0) in self.macros or m.group(0) == "__LINE__") or PIN.match(text, m.end()) \
+                    or (m.start() and text[m.start() - 1].isalnum()) or in_literal(text, m.start()):
+                continue
+            out.append(f"{text[last:m.end()]}\x01{no}\x01")
+            last = m.end()
+        return "".join(out) + text[last:]
+
     @staticmethod
-    def _next_text_line(raw: list[str], orig: list[str], k: int) -> str:
-        """The first line from ``k`` on that holds a token, blanks before it dropped ("" for none):
-        cpp looks for a function-like macro's ``(`` past empty lines (not past a directive, which
-        ends the search, nor a comment, a token to cpp -C: :data:`~.cpp_tokens.COMMENT`)."""
-        while k < len(raw) and not raw[k].strip() and not orig[k].lstrip().startswith("#"):
-            k += 1
+    def _next_text_line(raw: list[str], hashed: set, k: int) -> str:
+        """The first line from ``k`` on that holds a token, blanks before it dropped, with the lines a `\\`
+        splices on ("" for none): cpp looks for a function-like macro's ``(`` past empty lines (not past a
+        directive, which ends the search, nor a comment, a token to cpp -C: :data:`~.cpp_tokens.COMMENT`)."""
+        while k < len(raw) and k not in hashed:
+            text, j = raw[k], k
+            while text.rstrip(" \t\f\v").endswith("\\") and j + 1 < len(raw):
+                j += 1
+                text = text.rstrip(" \t\f\v")[:-1] + raw[j]
+            if text.strip():
+                return text.lstrip()
+            k = j + 1
         return raw[k].lstrip() if k < len(raw) else ""
 
     def _directive(self, d: str, rest: str, loc: Loc, line: str, here: str, depth: int):
@@ -440,14 +461,20 @@ class Preprocessor(MacroContexts):
                 return exp[:tail.start()], exp[tail.start():] + text[p:], (tail.group(1), mac)
         return "", text, None
 
-    def _arg_directive(self, line: str, local: list, loc: Loc, here: str, depth: int, call: str):
+    def _arg_directive(self, line: str, stack: list, loc: Loc, here: str, depth: int, call: str, eloc=None):
         """Run the directive ``line`` among the arguments of the macro call ``call`` (the message
         that it is left open): None once it is run or skipped (a branch not taken), ``#`` for a
-        line that is no directive, as :meth:`_directive` for ``#line``."""
+        line that is no directive, as :meth:`_directive` for ``#line``; ``eloc``, where given, is where an
+        ``#if``'s condition is evaluated (its ``__LINE__``).  A conditional works on the
+        file's ``stack`` (:meth:`_conditional`): cpp's arguments may run into, out of and across the
+        branches of an ``#if`` (`#ifdef X` / `F(1` / `#else` / `F(2` / `#endif` / `)`)."""
         s = line.strip()
-        if self._arg_conditional(s, local, loc) or (local and not local[-1][0]) or s == "#":
-            return None
         m = re.match(r"#\s*([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$", s)
+        if m and self._conditional(m.group(1), m.group(2).strip(), line, stack, loc,
+                                   Loc(loc.file, loc.line, line.index(m.group(1), loc.col - 1) + 1), eloc):
+            return None
+        if (stack and not stack[-1][0]) or s == "#":
+            return None
         if not m or m.group(1) not in _CPP_DIRECTIVES:
             return "#"
         d, rest = m.group(1), m.group(2).strip()
@@ -462,27 +489,27 @@ class Preprocessor(MacroContexts):
             raise P4CompileError(Loc(target, last, len(lines[last - 1]) + 1), call)
         return self._directive(d, rest, loc, line, here, depth)
 
-    def _arg_conditional(self, s: str, local: list, loc: Loc) -> bool:
-        """A conditional directive among a macro call's arguments, on the call's own stack
-        ``local`` ([active, taken, parent active, #else seen]); False for any other directive
-        and for one that would close a conditional opened before the call."""
-        m = re.match(r"#\s*([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$", s)
-        d, rest = (m.group(1), m.group(2).strip()) if m else ("", "")
-        act = local[-1][0] if local else True
+    def _conditional(self, d: str, rest: str, line: str, stack: list, loc: Loc, nloc: Loc, eloc=None) -> bool:
+        """Run ``#d rest`` (of ``line``, at ``loc``; ``nloc`` the directive's name; its condition evaluated
+        at ``eloc`` or ``loc``) on the conditional ``stack`` ([active, taken any, parent active, #else seen,
+        Loc of the #if] each) if it is a conditional directive; False for any other."""
+        active = stack[-1][0] if stack else True
         if d in ("ifdef", "ifndef"):
-            cond = bool(rest) and self.defined(rest.split()[0]) == (d == "ifdef")
-            local.append([act and cond, cond, act, False])
+            cond = active and self.defined(macro_name(line, d, loc)[0]) == (d == "ifdef")
+            stack.append([active and cond, cond, active, False, loc])
         elif d == "if":
-            cond = self._eval(rest, loc) if act else False
-            local.append([act and cond, cond, act, False])
-        elif d in ("elif", "elifdef", "elifndef", "else", "endif") and local:
-            top = local[-1]
+            cond = self._eval(rest, eloc or loc) if active else False
+            stack.append([active and cond, cond, active, False, loc])
+        elif d in ("elif", "elifdef", "elifndef", "else", "endif"):
+            if not stack:
+                raise P4CompileError(nloc, f"#{d} without #if")
+            top = stack[-1]
             if d == "endif":
-                local.pop()
+                stack.pop()
             elif top[3]:
-                raise P4CompileError(loc, f"#{d} after #else")
+                raise P4CompileError(nloc, f"#{d} after #else")
             elif d != "else":
-                cond = (not top[1]) and top[2] and self._elif(d, rest, loc)
+                cond = (not top[1]) and top[2] and self._elif(d, rest, eloc or loc)
                 top[0], top[1] = cond, top[1] or cond
             else:
                 top[3], top[0], top[1] = True, top[2] and not top[1], True
@@ -657,6 +684,7 @@ class Preprocessor(MacroContexts):
             k += 1
         else:
             self.open_call_context = context   # (the main loop reads the call's later lines)
+            self.open_call_pin = int(pin) if pin is not None else None
             err = P4CompileError(loc, f'{_UNTERMINATED} "{name}"')
             err.open_at = depth
             raise err
@@ -680,6 +708,11 @@ class Preprocessor(MacroContexts):
         if len(args) != len(params):
             raise _arg_count(loc, name, len(params), len(args), k)
         raw, done = dict(zip(params, args)), {}
+        # an argument beside `##` is not expanded before it goes in: its names are read when the body is
+        # rescanned, a __LINE__ there is the line of the call's name (B(1 / __LINE__) with x ## p)
+        pasted = {p: PIN.sub(f"\x01{pin}\x01" if pin is not None else "", a) for p, a in raw.items()}
+        if name not in self.macros:   # (an `#undef` among the arguments: cpp reads every `__LINE__` of
+            raw = pasted              # them as the call's line, as beside `##`)
 
         def expanded(p: str) -> str:   # cpp expands an argument before it goes into the body
             if p not in done:
@@ -691,9 +724,6 @@ class Preprocessor(MacroContexts):
                     raise
             return done[p]
         body = self._body(body, name, pin, context.difference(popped), params)
-        # an argument beside `##` is not expanded before it goes in: its names are read when the body is
-        # rescanned, a __LINE__ there is the line of the call's name (B(1 / __LINE__) with x ## p)
-        pasted = {p: PIN.sub(f"\x01{pin}\x01" if pin is not None else "", a) for p, a in raw.items()}
         # every name of the expansion is read inside it and inside what it is in -- an argument's
         # (`ID(ID)(1)` stays) and one a `##` made, too
         return MARK + self._paint(substitute(body, pasted, expanded), context.difference(popped) | {name}) \
@@ -722,6 +752,8 @@ class Preprocessor(MacroContexts):
                    lambda m: "1" if self.defined(m.group(1)) else "0", e)
         e = re.sub(r"defined\s+([A-Za-z_][A-Za-z0-9_]*)",
                    lambda m: "1" if self.defined(m.group(1)) else "0", e)
+        if re.search(r"(?<![A-Za-z0-9_])defined(?![A-Za-z0-9_])", e):   # (`#if defined`, `defined(1)`)
+            raise P4CompileError(loc, 'operator "defined" requires an identifier')
         e = unmark(self.expand(e, loc))
         # (`__has_include` that a macro's expansion brought: `#define HI __has_include(<core.p4>)`)
         e = _HAS_INCLUDE.sub(lambda m: "1" if self._has_include(m.group(1), loc) else "0", e)
