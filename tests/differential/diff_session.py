@@ -104,8 +104,9 @@ def both(targets, case, ref, ours, idle):
     return fb.result(), fc.result()
 
 
-#: fresh BMv2 processes :func:`bmv2_reruns` runs a differing case on
-BMV2_RERUNS = 2
+#: fresh BMv2 processes :func:`bmv2_reruns` runs a differing case on: fuzz_mutants 5126's frame 2
+#: came out one way in 3 of 5 fresh runs, so three runs in all agreed by chance about a third of the time
+BMV2_RERUNS = 4
 
 
 def _units(obs) -> dict:
