@@ -174,13 +174,14 @@ def test_a_difference_bmv2_does_not_repeat_on_fresh_runs_is_bmv2s(monkeypatch, b
     reruns, were FRAMES); the parts where BMv2's runs agree still judge checkmate-switch."""
     import fuzz_run
     reruns = (bmv2[1:] + [bmv2[-1]] * diff_session.BMV2_RERUNS)[:diff_session.BMV2_RERUNS]
-    runs = iter([(_obs(b), _obs(ours)) for b in reruns])
-    monkeypatch.setattr(diff_session, "both", lambda *_a: next(runs))
+    runs = iter([_obs(b) for b in reruns])
+    monkeypatch.setattr(diff_session, "both", lambda *_a: (next(runs), _obs(ours)))
+    monkeypatch.setattr(diff_session, "run_case", lambda target, *_a: next(runs))   # BMv2 alone
     t = _Targets(bmv2_code=None)
     first = _obs(bmv2[0])
     diff = first.diff(_obs(ours))
     got_kind, text = fuzz_run._judged(t, None, None, None, first, "FRAMES", diff)
-    assert got_kind == kind and t.restarted == ["bmv2"] * diff_session.BMV2_RERUNS
+    assert got_kind == kind and t.restarted == ["bmv2"] * diff_session.BMV2_RERUNS and next(runs, None) is None
     assert (got_kind in fuzz_run.NOT_OURS) == (kind == "BMV2-FLAKY")
     if bmv2[0][0] != ours[0]:
         assert text.startswith("frame 0: bmv2 [(3, 'a0')] != checkmate [(3, 'a9')]") and "frame 1: bmv2 runs" in text
