@@ -13,6 +13,8 @@ is here, so the three generators judge their programs the same way:
   digests, counters (:func:`diff_session.compare`);
 * JSONPATH -- p4c's JSON on checkmate-switch against BMv2 (BMv2-JSON loader and runtime bugs,
   apart from checkmate-p4c's);
+* BMV2-FLAKY -- a FRAMES/JSONPATH difference run again on fresh BMv2 processes lies only where
+  BMv2's runs differ among themselves (``diff_session.bmv2_reruns``): BMv2's inconsistency;
 * LOAD-REFUSED -- checkmate-p4c's build carries a ``load_error`` (a program simple_switch refuses to
   load), simple_switch does refuse p4c's JSON and so does the BMv2-JSON loader: not compared
   (simple_switch_grpc answers the push OK and dies at the first packet; not a finding of ours);
@@ -45,7 +47,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from diff_harness import Case, TargetError, compile_checkmate, compile_p4c  # noqa: E402
 
 #: outcomes that are not a disagreement of ours
-NOT_OURS = {"BMV2-DIED", "P4C-BUG", "STALE-READ", "LOAD-REFUSED", "RANDOM"}   # STALE-READ, RANDOM: fuzz_samples.judge
+NOT_OURS = {"BMV2-DIED", "P4C-BUG", "STALE-READ", "LOAD-REFUSED", "RANDOM",   # STALE-READ, RANDOM: fuzz_samples.judge
+            "BMV2-FLAKY"}   # BMV2-FLAKY: BMv2's own runs of the case differ (_judged)
 
 
 @dataclass
@@ -120,10 +123,27 @@ def check_case(targets, case: Case, seed: int = 0) -> Outcome:
         if expected is None:
             break   # BMv2 died in the middle of the comparison (diff_session.compare): its death is recorded
         if diff:
-            out.findings.append((kind, "\n".join(diff)))
+            out.findings.append(_judged(targets, case, ref, mine, expected, kind, diff))
         out.empty = not (expected.ports or expected.digests or any(expected.counters.values()))
         out.frames_out = sum(len(v) for v in expected.ports.values())
     return out
+
+
+def _judged(targets, case, ref, mine, expected, kind, diff):
+    """A FRAMES/JSONPATH difference, run again on fresh BMv2 processes (diff_session.bmv2_reruns):
+    BMV2-FLAKY when it lies only in parts BMv2 answers differently from run to run, else ``kind``
+    with the differences where BMv2's runs agree (and the parts they do not)."""
+    from diff_session import bmv2_reruns
+    try:
+        stable, flaky = bmv2_reruns(targets, case, ref, mine, expected)
+    except TargetError as e:   # a switch died on the reruns: the first comparison stands
+        return kind, "\n".join(diff) + f"\n(rerun: {str(e)[:300]})"
+    if not flaky:
+        return kind, "\n".join(diff)
+    text = "\n".join(flaky)
+    if not stable:
+        return "BMV2-FLAKY", f"{kind}: BMv2's runs differ (checkmate-switch not judged there):\n{text}"
+    return kind, "\n".join(stable) + f"\n(BMv2's runs differ elsewhere:\n{text})"
 
 
 def _load_refused(ours, ref):

@@ -151,3 +151,48 @@ def test_the_second_look_waits_for_the_first_looks_stragglers(monkeypatch):
     diff_session.compare(t, None, None, None)
     assert events[0] == ("look", 0.25) and events[-1] == ("look", 1.5)
     assert sorted(events[1:3]) == [("quiet", "bmv2", 1.5), ("quiet", "checkmate", 1.5)]
+
+
+def _obs(frames, counters=None):
+    from diff_harness import Observation
+    return Observation({"seq": [[(3, f)] for f in frames]}, [], counters or {})
+
+
+@pytest.mark.parametrize("bmv2,ours,kind", [
+    # fuzz_mutants 5126 (an E2E clone reading a never-valid metadata stack element): BMv2's fresh runs
+    # hand the clones other pooled PHVs; checkmate-switch's answer is one of them
+    ([["a0", "b0", "c0"], ["a0", "b1", "c0"], ["a0", "b0", "c1"]], ["a0", "b1", "c1"], "BMV2-FLAKY"),
+    # BMv2 agrees with itself on every run: the difference stands
+    ([["a0", "b0", "c0"]] * 3, ["a0", "b1", "c0"], "FRAMES"),
+    # a difference where BMv2's runs agree stands beside one where they do not
+    ([["a0", "b0", "c0"], ["a0", "b1", "c0"], ["a0", "b1", "c0"]], ["a9", "b1", "c0"], "FRAMES"),
+])
+def test_a_difference_bmv2_does_not_repeat_on_fresh_runs_is_bmv2s(monkeypatch, bmv2, ours, kind):
+    """fuzz_run.check_case's FRAMES/JSONPATH differences are run again on fresh BMv2 processes
+    (diff_session.bmv2_reruns): a difference only in the parts BMv2 answers differently from run to
+    run is BMV2-FLAKY (not ours: fuzz_mutants 4790, 5126, whose BMv2 answers varied between
+    reruns, were FRAMES); the parts where BMv2's runs agree still judge checkmate-switch."""
+    import fuzz_run
+    reruns = (bmv2[1:] + [bmv2[-1]] * diff_session.BMV2_RERUNS)[:diff_session.BMV2_RERUNS]
+    runs = iter([_obs(b) for b in reruns])
+    monkeypatch.setattr(diff_session, "both", lambda *_a: (next(runs), _obs(ours)))
+    monkeypatch.setattr(diff_session, "run_case", lambda target, *_a: next(runs))   # BMv2 alone
+    t = _Targets(bmv2_code=None)
+    first = _obs(bmv2[0])
+    diff = first.diff(_obs(ours))
+    got_kind, text = fuzz_run._judged(t, None, None, None, first, "FRAMES", diff)
+    assert got_kind == kind and t.restarted == ["bmv2"] * diff_session.BMV2_RERUNS and next(runs, None) is None
+    assert (got_kind in fuzz_run.NOT_OURS) == (kind == "BMV2-FLAKY")
+    if bmv2[0][0] != ours[0]:
+        assert text.startswith("frame 0: bmv2 [(3, 'a0')] != checkmate [(3, 'a9')]") and "frame 1: bmv2 runs" in text
+
+
+def test_split_by_bmv2_judges_ports_digests_and_counter_cells_apart():
+    from diff_harness import Observation
+    b1 = Observation({1: ["x"], 2: ["y"]}, [("d", "1")], {"c": {0: (1, 64), 1: (2, 128)}})
+    b2 = Observation({1: ["x"], 2: ["z"]}, [("d", "1")], {"c": {0: (1, 64), 1: (3, 192)}})
+    mine = Observation({1: ["x"], 2: ["z"]}, [("d", "2")], {"c": {0: (1, 60), 1: (3, 192)}})
+    stable, flaky = diff_session.split_by_bmv2([b1, b2], [mine])
+    assert [s.split(":")[0] for s in stable] == ["counter c 0", "digests"]
+    assert [s.split(":")[0] for s in flaky] == ["counter c 1", "port 2"]
+    assert all(s.endswith("(one of them)") for s in flaky)
