@@ -43,6 +43,7 @@ class TableParser:
                 while not self.at("}"):
                     aannos = self.annotations()
                     al = self.t.loc
+                    top = self.accept(".")   # (`.NoAction;`: p4c's actionRef takes a prefixedNonTypeName)
                     n = self.ident("an action name")
                     if n.kind == "kw" and n.text == "list":   # (p4c's actionRef: a nonTypeName, not LIST)
                         raise P4CompileError(n.loc, "syntax error, unexpected LIST: `list` cannot name an action here")
@@ -57,7 +58,7 @@ class TableParser:
                         # resolve, an unknown name further up comes after it; errs25 probe h_a_act_*_twice_*)
                         raise P4CompileError(al, f"{aname}: Duplicates declaration {aname} (listed twice in the "
                                                  "table's actions)")
-                    acts.append(Node("action_ref", al, name=aname, args=args, annos=aannos))
+                    acts.append(Node("action_ref", al, name=aname, args=args, annos=aannos, top=top))
                 self.expect("}")
                 props["actions"] = acts
             elif pname == "default_action":
