@@ -19,7 +19,13 @@ class TableParser:
             pannos = self.annotations()  # only @name of an anonymous implementation is used
             pl = self.t.loc
             is_const = self.accept("const")
-            pname = self.ident("a table property").text
+            ptok = self.ident("a table property")
+            pname = ptok.text
+            if pname in ("key", "actions") and (pannos or is_const):
+                # p4c's grammar: `key = {..}` and `actions = {..}` take no annotations and no
+                # `const` (those are of entries and the other properties; errs62 b_prop_*)
+                raise P4CompileError(ptok.loc, f"syntax error, unexpected {pname.upper()} (no annotation or const "
+                                               f"before a table's {pname})")
             if pname in props:
                 raise P4CompileError(pl, f"table {name.text}: property {pname} given twice")
             if pname == "key":

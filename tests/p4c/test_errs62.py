@@ -96,3 +96,19 @@ def test_a_plain_enum_keys_entries_take_its_members_only(top, entry, tmp_path):
     src = program(top=top, locals=_ENUM % entry)
     assert_refused_as_p4c(src, entry, r"entry value .* of type EE", tmp_path)
     assert line_of(src, entry)[0] > 4
+
+
+@pytest.mark.parametrize("prop, word", [
+    ("@foo key = { hdr.h.a: exact; }\n        actions = { NoAction; }", "KEY"),
+    ("const key = { hdr.h.a: exact; }\n        actions = { NoAction; }", "KEY"),
+    ("key = { hdr.h.a: exact; }\n        @foo actions = { NoAction; }", "ACTIONS"),
+    ("key = { hdr.h.a: exact; }\n        const actions = { NoAction; }", "ACTIONS"),
+])
+def test_no_annotation_or_const_before_a_tables_key_or_actions(prop, word, tmp_path):
+    src = program(locals="    table t {\n        " + prop + "\n    }", body="        t.apply();")
+    culprit = next(ln.strip() for ln in prop.split("\n") if ln.strip().startswith(("@", "const")))
+    assert_refused_as_p4c(src, culprit, rf"syntax error, unexpected {word}", tmp_path)
+    # (before entries and the other properties both are taken)
+    ok = program(locals="    table t {\n        key = { hdr.h.a: exact; }\n        actions = { NoAction; }\n"
+                        "        @foo const size = 16;\n    }", body="        t.apply();")
+    compile_source(ok, "prog.p4")
