@@ -21,13 +21,17 @@ returns the ids of the AST nodes p4c removes; checks._Checker._deparser skips th
 header is not propagated: one that is written (a field, ``setValid``, an ``out`` argument) is
 refused at its declaration, as p4c names the ``t.setInvalid()`` (or ``t = init``) it writes there
 (:func:`written_header_locals`).
+
+The same def-use rule decides a ``register.read`` in a parser state, where p4c's back end refuses
+every extern method ("r.read: not supported in parser on this target") but a dead read is gone
+before it looks (errs62 probes /work/errs62/progs/r): :func:`parser_read_dead`.
 """
 from __future__ import annotations
 
 from .ast import Node
 from .checks_walk import _nodes   # (its dict case: only tables hold dicts, no body holds one)
 
-__all__ = ["dead_nodes", "empty_stmt", "written_header_locals"]
+__all__ = ["dead_nodes", "empty_stmt", "parser_read_dead", "written_header_locals"]
 
 
 def _all(v):
@@ -185,3 +189,32 @@ def _writes(st: Node, name: str) -> bool:
             return True
         return any(_root(path(a)) == name and path(a) != name for a in st.call.get("args") or ())
     return False
+
+
+def parser_read_dead(call: Node, state: Node, states, parser_locals: set) -> bool:
+    """Whether p4c's mid-end removes ``call``, a ``register.read`` statement of parser state
+    ``state``: its result is ``_``, or is overwritten whole in the state before anything reads
+    it, or is a local of the state or of the parser (``parser_locals``) that nothing after the
+    call in the state, its transition or another state reads.  A result in an ``out``/``inout``
+    parameter (headers, metadata) is read after the parser: kept (and refused) unless overwritten."""
+    res = call.args[0] if call.get("args") else None
+    if isinstance(res, Node) and res.kind == "dontcare":
+        return True
+    p = path(res.a if isinstance(res, Node) and res.kind == "slice" else res)
+    stmts = list(flat(state.stmts))
+    at = next((i for i, st in enumerate(stmts) if st.kind == "call_stmt" and st.call is call), None)
+    if p is None or at is None:   # (in a branch: left kept)
+        return False
+    for st in stmts[at + 1:]:
+        whole = st.kind == "assign" and st.lhs.kind != "slice" and path(st.lhs) is not None
+        if _overlaps(p, _reads(st.rhs if whole else st, set())):
+            return False
+        if whole and (path(st.lhs) == p or p.startswith(path(st.lhs) + ".")):
+            return True
+    if _overlaps(p, _reads(state.transition, set())):
+        return False
+    root = _root(p)
+    if any(st.kind == "var" and st.name == root for st in stmts[:at]):
+        return True
+    return root in parser_locals and not any(
+        _overlaps(root, _reads(s, set())) for s in states if s is not state)

@@ -48,6 +48,14 @@ class EntryRules:
             ks = self.keyset(kn, ["bool"], scope)
             if ks["k"] == "value":
                 ks = dict(ks, v=int(bool(ks["v"])))
+        elif kdef.get("plain_enum"):
+            # a plain enum key takes its members only (the table's error, the enum's width at its
+            # declaration, comes where the table is kept: elab_tables; errs62 b_en_enum_key, en_*)
+            ir, et = self.expr(kn, scope) if kn.kind not in ("mask", "range") else (None, None)
+            if et != ["enum", kdef["plain_enum"]]:
+                raise E(kn.loc, f"table {q}: entry value {expr_text(kn)} for key {kdef['name']} of type "
+                                f"{kdef['plain_enum']} (p4c: type error 'Entry')")
+            ks = {"k": "value", "v": self.fold(ir)}
         else:
             ks = self.keyset(kn, t, scope)
         neg = [v if v < 0 else v - (1 << w) for k, v in ks.items() if signed and k in ("v", "m", "lo", "hi")

@@ -11,24 +11,33 @@ from .ast import Node
 from .extern_params import by_position, METHODS
 from .elab_common import BOOL, E, expr_text, is_bits, tstr
 from .elab_ctor import _register_type
+from .deparser_defuse import flat, parser_read_dead
 from .elab_load_refusals import BMV2_JSON_ARRAY
 
 
 class ObjectCallRules:
+    def _parser_read_dead(self, call: Node) -> bool:
+        """A register read of a parser state that p4c's mid-end removes (one in a function or a
+        branch is left to run, as before)."""
+        st, p = self.ctx.get("state_node"), self.ctx.get("parser_node")
+        return st is None or p is None or not any(x.kind == "call_stmt" and x.call is call for x in flat(st.stmts)) or \
+            parser_read_dead(call, st, p.states, self.ctx.get("parser_locals", set()))
+
     def object_call(self, ent, m: str, call: Node, scope) -> dict:
         _, kind, rec, itype = ent
         if id(call) in self.__dict__.get("untyped_uses", {}):   # (check_type_arity: counter<I> untyped)
             raise self.untyped_uses[id(call)]
         if kind != "register":   # a typedef'd instance p4c lists once it is used (declare_instance)
             rec.pop("p4info_hidden", None)
+        written = call   # (the statement's own node: parser_read_dead finds it)
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(
             call.args, METHODS.get((kind, m)), f"{kind}.{m}", call.loc)})
         args = call.args
         if (kind, m) != ("meter", "execute_meter"):   # (its T: below) the others are not generic
             self.check_type_args(call, [], f"{kind}.{m}")
-        if self.ctx.get("kind") == "parser" and (kind, m) != ("register", "read"):
+        if self.ctx.get("kind") == "parser" and ((kind, m) != ("register", "read") or not self._parser_read_dead(written)):
             # (register.read has no side effects: p4c drops one whose result is dead before it
-            # checks, so a read is left to run here rather than refused wrongly)
+            # checks: deparser_defuse.parser_read_dead; errs62 probes r_*)
             self.target_error(call.loc, f"{rec.get('name', kind)}.{m}: {kind} methods are not supported in a parser "
                                         "(p4c: not supported in parser on this target)")
         if kind == "counter" and m == "count":

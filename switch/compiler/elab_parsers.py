@@ -59,7 +59,8 @@ class ParserRules:
                 elif prm["t"][0] in ("header", "struct") and node.direction == "out":
                     prm["out_header"] = True   # invalid when the sub-parser starts (apply_subparser)
         saved = getattr(self, "ctx", None)
-        self.ctx = {"kind": "parser", "block": prefix or p.name, "scope": scope}
+        self.ctx = {"kind": "parser", "block": prefix or p.name, "scope": scope, "parser_node": p,
+                    "parser_locals": {d.name for d in p.locals if d.kind == "var"}}   # (parser_read_dead)
         self.bind_ctor_args(consts, scope)
         locals_ = []
         for d in p.locals:

@@ -210,7 +210,7 @@ class TableRules(EntryRules):
                 ir, t = {"op": "cast", "a": ir, "t": ["bit", 1]}, ["bit", 1]
             elif t[0] == "serenum":
                 t = t[2]
-            was_signed = t[0] == "int"
+            was_signed, plain_enum = t[0] == "int", None
             if was_signed:
                 # the control plane matches the two's-complement bits of a signed key
                 ir, t = {"op": "cast", "a": dict(ir, t=t), "t": ["bit", t[1]]}, ["bit", t[1]]
@@ -219,7 +219,7 @@ class TableRules(EntryRules):
                 # one compiles (errs25 probe h_k_plain_enum_key): its key is the member's 32 bits
                 enum_key_error = enum_key_error or E(self.enums[t[1]]["loc"], f"{t[1]}: width not well-defined for "
                                                      f"values of type {t[1]} (a table key of a plain enum, {expr_text(k.expr)})")
-                ir, t = {"op": "cast", "a": ir, "t": ["bit", 32]}, ["bit", 32]
+                ir, t, plain_enum = {"op": "cast", "a": ir, "t": ["bit", 32]}, ["bit", 32], t[1]
             elif not is_bits(t):
                 raise E(k.expr.loc, f"table key of type {tstr(t)}")
             kname = na[1][0] if na else (key_text(k.expr, lambda n: self.expr(n, scope)[1], self.field_names)
@@ -238,6 +238,7 @@ class TableRules(EntryRules):
             keys.append({"name": kname, "match": k.match, "width": t[1], "expr": ir, **({"temp": True} if temp else {}),
                          "id": kids[pos - 1],   # (p4c's FieldIdAllocator, selector keys counted)
                          "annos": k.annos, **({"bool": True} if was_bool else {}),
+                         **({"plain_enum": plain_enum} if plain_enum else {}),   # (entry_match)
                          **({"error": True} if was_error else {}), **({"signed": True} if was_signed else {}),
                          "newtype": key_newtype, "enum": key_enum})
         if profile is not None and profile["algo"] is not None:
@@ -272,7 +273,7 @@ class TableRules(EntryRules):
                 raise E(props["key"][0].loc if clash == "key" else a.loc, f"table {q}: an action named {clash} in the actions "
                         f"of a table with a{' key' if clash == 'key' else 'n implicit default_action'} (p4c: 'Compiler Bug: "
                         f"Could not find type of <Property> {clash}')")
-            ent = scope.lookup(a.name)
+            ent = (self.global_scope if a.get("top") else scope).lookup(a.name)   # (`.a`: the top-level a)
             if ent is None or ent[0] != "action":
                 raise E(a.loc, f"table {q}: unknown action {a.name}")
             arec = self.actions[ent[1]]

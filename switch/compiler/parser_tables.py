@@ -19,7 +19,13 @@ class TableParser:
             pannos = self.annotations()  # only @name of an anonymous implementation is used
             pl = self.t.loc
             is_const = self.accept("const")
-            pname = self.ident("a table property").text
+            ptok = self.ident("a table property")
+            pname = ptok.text
+            if pname in ("key", "actions") and (pannos or is_const):
+                # p4c's grammar: `key = {..}` and `actions = {..}` take no annotations and no
+                # `const` (those are of entries and the other properties; errs62 b_prop_*)
+                raise P4CompileError(ptok.loc, f"syntax error, unexpected {pname.upper()} (no annotation or const "
+                                               f"before a table's {pname})")
             if pname in props:
                 raise P4CompileError(pl, f"table {name.text}: property {pname} given twice")
             if pname == "key":
@@ -43,6 +49,7 @@ class TableParser:
                 while not self.at("}"):
                     aannos = self.annotations()
                     al = self.t.loc
+                    top = self.accept(".")   # (`.NoAction;`: p4c's actionRef takes a prefixedNonTypeName)
                     n = self.ident("an action name")
                     if n.kind == "kw" and n.text == "list":   # (p4c's actionRef: a nonTypeName, not LIST)
                         raise P4CompileError(n.loc, "syntax error, unexpected LIST: `list` cannot name an action here")
@@ -57,7 +64,7 @@ class TableParser:
                         # resolve, an unknown name further up comes after it; errs25 probe h_a_act_*_twice_*)
                         raise P4CompileError(al, f"{aname}: Duplicates declaration {aname} (listed twice in the "
                                                  "table's actions)")
-                    acts.append(Node("action_ref", al, name=aname, args=args, annos=aannos))
+                    acts.append(Node("action_ref", al, name=aname, args=args, annos=aannos, top=top))
                 self.expect("}")
                 props["actions"] = acts
             elif pname == "default_action":
