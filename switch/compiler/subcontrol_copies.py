@@ -14,6 +14,7 @@ import copy
 from .copy_paths import ir_path, may_write, overlap, path_reads
 from .elab_common import ir_dicts, ir_replace
 from .stack_copies import element_of, struct_member
+from .subcontrol_args import instance_temp
 from .switch_copies import _carry
 
 
@@ -122,12 +123,21 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
     end = blk.get("end_copies")
     if not end:
         return None
-    # (a header or stack argument is used in place too, `in` ones only read: _translated)
-    args = {a["py"]: a["e"] for a in call["args"] if "py" in a and not a.get("siblings") and (
-        a["dir"] == "inout" and a["e"].get("op") == "var" and (a["e"].get("t") or [None])[0] == "struct"
-        or a["dir"] in ("in", "inout") and (a["e"].get("t") or [None])[0] in ("header", "stack")
-        and "[*]" not in (ir_path(a["e"]) or "[*]"))}
-    dests = {py for py, e in args.items() if next(a["dir"] for a in call["args"] if a.get("py") == py) == "inout"}
+    # (a header or stack argument is used in place too -- an `out` one made invalid first; an `in` one
+    # only read, and copied in where an out/inout argument overlaps it: its value is that copy's,
+    # the runtime's temporary kept after the apply -- `keep_temps`, subcontrol_args.instance_temp)
+    written = [ir_path(a["e"]) or "" for a in call["args"] if a["dir"] in ("out", "inout")]
+    args, copied = {}, {}
+    for a in call["args"]:
+        t = (a["e"].get("t") or [None])[0]
+        if "py" not in a or a.get("siblings"):
+            continue
+        if a["dir"] == "inout" and a["e"].get("op") == "var" and t == "struct" or \
+                t in ("header", "stack") and "[*]" not in (ir_path(a["e"]) or "[*]"):
+            aliased = a["dir"] == "in" and any(overlap(w, ir_path(a["e"])) for w in written)
+            (copied if aliased else args)[a["py"]] = instance_temp(call, a) if aliased else a["e"]
+    dests = {a["py"] for a in call["args"] if a.get("py") in args and a["dir"] in ("out", "inout")}
+    args.update(copied)
 
     def root(path: str) -> str:
         return path.split(".")[0].split("[")[0]
@@ -139,6 +149,8 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
             continue
         out[ir_path(args[root(path)]) + path[len(root(path)):]] = ir_replace(
             val, lambda d: copy.deepcopy(args[d["n"]]) if d.get("op") == "var" and d.get("n") in args else None)
+        if any(d.get("op") == "var" and d.get("n") in copied for d in ir_dicts(val)):
+            call["keep_temps"] = True
     return out or None
 
 
