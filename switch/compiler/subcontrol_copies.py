@@ -118,8 +118,9 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
     and stack arguments (a fixed path; ``in`` ones only read), put in the caller's terms (a case that exits
     or returns ends none: measured); a whole-header copy too (helper fuzz58: ``switch (hh.h.b) { 1: {
     hh.h2 = hh.h; } }`` there, ``hdr.h = hdr.h2;`` after the apply keeps h; ``y = x;`` with ``s.apply(hdr.h,
-    hdr.h2)`` likewise); a
-    copy reading anything else (a local of the body, another parameter) is left out.  None where none is left."""
+    hdr.h2)`` likewise) and one reading a local of the body (``h_t l = hh.h; .. switch (..) { 1: { hh.h2 = l;
+    } }``, ``hdr.h = hdr.h2;`` after the apply reads l); a copy reading anything else is left out.  None
+    where none is left."""
     end = blk.get("end_copies")
     if not end:
         return None
@@ -138,19 +139,34 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
             (copied if aliased else args)[a["py"]] = instance_temp(call, a) if aliased else a["e"]
     dests = {a["py"] for a in call["args"] if a.get("py") in args and a["dir"] in ("out", "inout")}
     args.update(copied)
+    # (a local of the body -- p4c's control local after inlining -- is read as the body left it: the
+    # runtime keeps it after the apply, `keep_locals`; the body's declaration made one of its Locals)
+    kept = blk.setdefault("kept_locals", {})
+    locs = {d["n"]: d["t"] for d in ir_dicts(blk["body"]) if d.get("s") == "decl" and not str(d["n"]).startswith("L.")}
+    locs.update(kept)
+    seq = blk.setdefault("kept_applies", [0])   # (each apply keeps them in variables of its own)
+    seq[0] += 1
 
     def root(path: str) -> str:
         return path.split(".")[0].split("[")[0]
     out = {}
     for path, val in end.items():
         if root(path) not in dests or any(
-                root(r) not in args for r in path_reads(val)) or any(
-                d.get("op") == "var" and d.get("n") not in args for d in ir_dicts(val)):
+                root(r) not in args and root(r) not in locs for r in path_reads(val)) or any(
+                d.get("op") == "var" and d.get("n") not in args and d.get("n") not in locs for d in ir_dicts(val)):
             continue
+        for n in sorted({d["n"] for d in ir_dicts(val) if d.get("op") == "var" and d["n"] in locs}):
+            if n not in args:
+                args[n] = {"op": "var", "n": f"L._loc{seq[0]}_{call['fn']}_{n}", "t": locs[n]}
+                call.setdefault("keep_locals", []).append(["L." + n, args[n]["n"], locs[n]])
+                kept[n] = locs[n]
         out[ir_path(args[root(path)]) + path[len(root(path)):]] = ir_replace(
             val, lambda d: copy.deepcopy(args[d["n"]]) if d.get("op") == "var" and d.get("n") in args else None)
         if any(d.get("op") == "var" and d.get("n") in copied for d in ir_dicts(val)):
             call["keep_temps"] = True
+    if kept:
+        blk["body"] = ir_replace(blk["body"], lambda d: dict(d, n="L." + d["n"]) if d.get("n") in kept and (
+            d.get("op") == "var" or d.get("s") == "decl") else None)
     return out or None
 
 

@@ -63,7 +63,14 @@ for _name, _body, _after in [
         ("past_a_case_that_returns", "switch (hh.h.b) { 1: { hh.h2 = hh.h; return; } }", "hdr.h = hdr.h2;"),
         ("past_a_field_store_of_its_source", _SW, "hdr.h.a = 5; hdr.h = hdr.h2;"),
         ("into_a_mux_arm", _SW, "hdr.h = hdr.h.a == 1 ? hdr.h2 : hdr.h;"),
-        ("read_by_field", _SW, "hdr.h.c = hdr.h2.c + 1;")]:   # (a guard: fields read the header itself)
+        ("read_by_field", _SW, "hdr.h.c = hdr.h2.c + 1;"),   # (a guard: fields read the header itself)
+        # (a local of the body -- a control local after p4c's inlining -- as the body left it)
+        ("of_a_local_of_the_body", "h_t l = hh.h; l.c = 16w77; switch (hh.h.b) { 1: { hh.h2 = l; } }", "hdr.h = hdr.h2;"),
+        ("of_a_local_of_the_case", "switch (hh.h.b) { 1: { h_t l = hh.h; l.c = 16w77; hh.h2 = l; } }", "hdr.h = hdr.h2;"),
+        ("of_a_local_the_body_changes_later", "h_t l = hh.h; switch (hh.h.b) { 1: { hh.h2 = l; } } l.c = 16w99; "
+         "hh.eth.src[15:0] = l.c;", "hdr.h = hdr.h2;"),
+        ("of_a_local_past_a_second_apply", "h_t l = hh.h; l.c = l.c + 16w77; switch (hh.h.b) { 1: { hh.h2 = l; } }",
+         "hdr.h.d = 1; s.apply(hdr, meta); hdr.eth.src = 0; hdr.h = hdr.h2;")]:
     CASES.append(case(f"fuzz58_sub_control_single_case_switch_whole_header_copy_{_name}", CAT,
                       program("        s.apply(hdr, meta);\n        " + _after + "\n",
                               ingress_decls="    S() s;\n", top=_SUB % _body), frames=_FR))
