@@ -81,6 +81,7 @@ def copy_back_copies(subs: list, roots: list, members_of=None) -> None:
            if n.get("s") == "apply_control" and n.get("copy_args")}
     for blk in subs:
         end = blk.pop("end_copies", None)
+        blk.pop("kept_locals", None), blk.pop("kept_applies", None)   # (end_copies_after's, done with)
         if not end or blk.get("fn") not in fns or any(d.get("s") == "exit" for d in ir_dicts(blk["body"])):
             continue
         sts = blk["body"]
@@ -147,26 +148,27 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
     seq = blk.setdefault("kept_applies", [0])   # (each apply keeps them in variables of its own)
     seq[0] += 1
 
-    def root(path: str) -> str:
-        return path.split(".")[0].split("[")[0]
+    def root(path: str) -> str:   # (a kept local by its first name)
+        r = path.split(".")[0].split("[")[0]
+        return r[2:] if r.startswith("L.") and r[2:] in kept else r
     out = {}
     for path, val in end.items():
         if root(path) not in dests or any(
                 root(r) not in args and root(r) not in locs for r in path_reads(val)) or any(
-                d.get("op") == "var" and d.get("n") not in args and d.get("n") not in locs for d in ir_dicts(val)):
+                d.get("op") == "var" and root(d["n"]) not in args and root(d["n"]) not in locs for d in ir_dicts(val)):
             continue
-        for n in sorted({d["n"] for d in ir_dicts(val) if d.get("op") == "var" and d["n"] in locs}):
+        for n in sorted({root(d["n"]) for d in ir_dicts(val) if d.get("op") == "var" and root(d["n"]) in locs}):
             if n not in args:
                 args[n] = {"op": "var", "n": f"L._loc{seq[0]}_{call['fn']}_{n}", "t": locs[n]}
                 call.setdefault("keep_locals", []).append(["L." + n, args[n]["n"], locs[n]])
                 kept[n] = locs[n]
         out[ir_path(args[root(path)]) + path[len(root(path)):]] = ir_replace(
-            val, lambda d: copy.deepcopy(args[d["n"]]) if d.get("op") == "var" and d.get("n") in args else None)
+            val, lambda d: copy.deepcopy(args[root(d["n"])]) if d.get("op") == "var" and root(d["n"]) in args else None)
         if any(d.get("op") == "var" and d.get("n") in copied for d in ir_dicts(val)):
             call["keep_temps"] = True
-    if kept:
-        blk["body"] = ir_replace(blk["body"], lambda d: dict(d, n="L." + d["n"]) if d.get("n") in kept and (
-            d.get("op") == "var" or d.get("s") == "decl") else None)
+    for d in ir_dicts(blk["body"]):   # (in place: the body's statements keep their ids)
+        if (d.get("op") == "var" or d.get("s") == "decl") and d.get("n") in kept:
+            d["n"] = "L." + d["n"]
     return out or None
 
 
