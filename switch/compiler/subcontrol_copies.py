@@ -14,6 +14,7 @@ import copy
 from .copy_paths import ir_path, may_write, overlap, path_reads
 from .elab_common import ir_dicts, ir_replace
 from .stack_copies import element_of, struct_member
+from .subcontrol_args import instance_temp
 from .switch_copies import _carry
 
 
@@ -80,6 +81,7 @@ def copy_back_copies(subs: list, roots: list, members_of=None) -> None:
            if n.get("s") == "apply_control" and n.get("copy_args")}
     for blk in subs:
         end = blk.pop("end_copies", None)
+        blk.pop("kept_locals", None), blk.pop("kept_applies", None)   # (end_copies_after's, done with)
         if not end or blk.get("fn") not in fns or any(d.get("s") == "exit" for d in ir_dicts(blk["body"])):
             continue
         sts = blk["body"]
@@ -117,28 +119,56 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
     and stack arguments (a fixed path; ``in`` ones only read), put in the caller's terms (a case that exits
     or returns ends none: measured); a whole-header copy too (helper fuzz58: ``switch (hh.h.b) { 1: {
     hh.h2 = hh.h; } }`` there, ``hdr.h = hdr.h2;`` after the apply keeps h; ``y = x;`` with ``s.apply(hdr.h,
-    hdr.h2)`` likewise); a
-    copy reading anything else (a local of the body, another parameter) is left out.  None where none is left."""
+    hdr.h2)`` likewise) and one reading a local of the body (``h_t l = hh.h; .. switch (..) { 1: { hh.h2 = l;
+    } }``, ``hdr.h = hdr.h2;`` after the apply reads l); a copy reading anything else is left out.  None
+    where none is left."""
     end = blk.get("end_copies")
     if not end:
         return None
-    # (a header or stack argument is used in place too, `in` ones only read: _translated)
-    args = {a["py"]: a["e"] for a in call["args"] if "py" in a and not a.get("siblings") and (
-        a["dir"] == "inout" and a["e"].get("op") == "var" and (a["e"].get("t") or [None])[0] == "struct"
-        or a["dir"] in ("in", "inout") and (a["e"].get("t") or [None])[0] in ("header", "stack")
-        and "[*]" not in (ir_path(a["e"]) or "[*]"))}
-    dests = {py for py, e in args.items() if next(a["dir"] for a in call["args"] if a.get("py") == py) == "inout"}
+    # (a header or stack argument is used in place too -- an `out` one made invalid first; an `in` one
+    # only read, and copied in where an out/inout argument overlaps it: its value is that copy's,
+    # the runtime's temporary kept after the apply -- `keep_temps`, subcontrol_args.instance_temp)
+    written = [ir_path(a["e"]) or "" for a in call["args"] if a["dir"] in ("out", "inout")]
+    args, copied = {}, {}
+    for a in call["args"]:
+        t = (a["e"].get("t") or [None])[0]
+        if "py" not in a or a.get("siblings"):
+            continue
+        if a["dir"] == "inout" and a["e"].get("op") == "var" and t == "struct" or \
+                t in ("header", "stack") and "[*]" not in (ir_path(a["e"]) or "[*]"):
+            aliased = a["dir"] == "in" and any(overlap(w, ir_path(a["e"])) for w in written)
+            (copied if aliased else args)[a["py"]] = instance_temp(call, a) if aliased else a["e"]
+    dests = {a["py"] for a in call["args"] if a.get("py") in args and a["dir"] in ("out", "inout")}
+    args.update(copied)
+    # (a local of the body -- p4c's control local after inlining -- is read as the body left it: the
+    # runtime keeps it after the apply, `keep_locals`; the body's declaration made one of its Locals)
+    kept = blk.setdefault("kept_locals", {})
+    locs = {d["n"]: d["t"] for d in ir_dicts(blk["body"]) if d.get("s") == "decl" and not str(d["n"]).startswith("L.")}
+    locs.update(kept)
+    seq = blk.setdefault("kept_applies", [0])   # (each apply keeps them in variables of its own)
+    seq[0] += 1
 
-    def root(path: str) -> str:
-        return path.split(".")[0].split("[")[0]
+    def root(path: str) -> str:   # (a kept local by its first name)
+        r = path.split(".")[0].split("[")[0]
+        return r[2:] if r.startswith("L.") and r[2:] in kept else r
     out = {}
     for path, val in end.items():
         if root(path) not in dests or any(
-                root(r) not in args for r in path_reads(val)) or any(
-                d.get("op") == "var" and d.get("n") not in args for d in ir_dicts(val)):
+                root(r) not in args and root(r) not in locs for r in path_reads(val)) or any(
+                d.get("op") == "var" and root(d["n"]) not in args and root(d["n"]) not in locs for d in ir_dicts(val)):
             continue
+        for n in sorted({root(d["n"]) for d in ir_dicts(val) if d.get("op") == "var" and root(d["n"]) in locs}):
+            if n not in args:
+                args[n] = {"op": "var", "n": f"L._loc{seq[0]}_{call['fn']}_{n}", "t": locs[n]}
+                call.setdefault("keep_locals", []).append(["L." + n, args[n]["n"], locs[n]])
+                kept[n] = locs[n]
         out[ir_path(args[root(path)]) + path[len(root(path)):]] = ir_replace(
-            val, lambda d: copy.deepcopy(args[d["n"]]) if d.get("op") == "var" and d.get("n") in args else None)
+            val, lambda d: copy.deepcopy(args[root(d["n"])]) if d.get("op") == "var" and root(d["n"]) in args else None)
+        if any(d.get("op") == "var" and d.get("n") in copied for d in ir_dicts(val)):
+            call["keep_temps"] = True
+    for d in ir_dicts(blk["body"]):   # (in place: the body's statements keep their ids)
+        if (d.get("op") == "var" or d.get("s") == "decl") and d.get("n") in kept:
+            d["n"] = "L." + d["n"]
     return out or None
 
 

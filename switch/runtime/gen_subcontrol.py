@@ -134,6 +134,8 @@ class SubControlGen:
             self.emit(ind, f"{s['fn']}(P, {sl})")
         for i in kept:
             self.emit(ind, f"L._tmp_{s['fn']}_{attrs[i]} = {sl}.{attrs[i]}.copy()")   # (not the caller's after the copy-back)
+        for attr, name, t in s.get("keep_locals", ()):   # (a body local a copy after the apply reads:
+            self.emit(ind, f"{name} = {sl}.{attr[2:]}{'.copy()' if t[0] in _AGG else ''}")   # compiler/subcontrol_copies)
         for i in outs:
             if args[i].get("dead"):
                 continue   # (a copy-back p4c's def-use drops: union_defuse.drop_dead_union_stores)

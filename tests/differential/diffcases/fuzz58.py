@@ -63,7 +63,14 @@ for _name, _body, _after in [
         ("past_a_case_that_returns", "switch (hh.h.b) { 1: { hh.h2 = hh.h; return; } }", "hdr.h = hdr.h2;"),
         ("past_a_field_store_of_its_source", _SW, "hdr.h.a = 5; hdr.h = hdr.h2;"),
         ("into_a_mux_arm", _SW, "hdr.h = hdr.h.a == 1 ? hdr.h2 : hdr.h;"),
-        ("read_by_field", _SW, "hdr.h.c = hdr.h2.c + 1;")]:   # (a guard: fields read the header itself)
+        ("read_by_field", _SW, "hdr.h.c = hdr.h2.c + 1;"),   # (a guard: fields read the header itself)
+        # (a local of the body -- a control local after p4c's inlining -- as the body left it)
+        ("of_a_local_of_the_body", "h_t l = hh.h; l.c = 16w77; switch (hh.h.b) { 1: { hh.h2 = l; } }", "hdr.h = hdr.h2;"),
+        ("of_a_local_of_the_case", "switch (hh.h.b) { 1: { h_t l = hh.h; l.c = 16w77; hh.h2 = l; } }", "hdr.h = hdr.h2;"),
+        ("of_a_local_the_body_changes_later", "h_t l = hh.h; switch (hh.h.b) { 1: { hh.h2 = l; } } l.c = 16w99; "
+         "hh.eth.src[15:0] = l.c;", "hdr.h = hdr.h2;"),
+        ("of_a_local_past_a_second_apply", "h_t l = hh.h; l.c = l.c + 16w77; switch (hh.h.b) { 1: { hh.h2 = l; } }",
+         "hdr.h.d = 1; s.apply(hdr, meta); hdr.eth.src = 0; hdr.h = hdr.h2;")]:
     CASES.append(case(f"fuzz58_sub_control_single_case_switch_whole_header_copy_{_name}", CAT,
                       program("        s.apply(hdr, meta);\n        " + _after + "\n",
                               ingress_decls="    S() s;\n", top=_SUB % _body), frames=_FR))
@@ -92,6 +99,32 @@ for _name, _body, _after in [
     CASES.append(case(f"fuzz58_sub_control_single_case_switch_through_header_arguments_{_name}", CAT,
                       program("        " + _after + "\n", ingress_decls="    S() s;\n    S2() s2;\n",
                               top=_SUBH % (_body, _SWH)), frames=_FR))
+
+# and through fuzz_headers' S2 (a stack, an `in` header, an `out` header): an `out` header argument is
+# used in place too (made invalid first: `y = x;` in the case, `hdr.s[0] = hdr.p;` after the apply reads
+# hdr.o, hdr.p stays invalid where the case did not run); an `in` one that an out/inout argument
+# overlaps (`s2.apply(hdr.s, hdr.s[1], ..)`) is copied in, its copy read after the apply (`st[1].x =
+# x.x + 3;` there, `hdr.s[1].x` after it reads the old x + 3 on every packet).
+_S2 = """control S2(inout e_t[3] st, in e_t x, out e_t y, in bit<8> ix) {
+    apply {
+        %s
+    }
+}
+"""
+_HCP = dict(_HC, fields=_HC["fields"] + "    e_t p;\n",
+            deparser=_HC["deparser"].replace("pkt.emit(hdr.h2);", "pkt.emit(hdr.h2); pkt.emit(hdr.p);"))
+for _name, _body, _after, _args in [
+        ("an_out_header_copy", "y = x;", "hdr.s[0] = hdr.p;", "hdr.s, hdr.o, hdr.p"),
+        ("an_out_header_field", "y.setValid(); y.x = x.x + 1;", "hdr.h.c = (bit<16>)hdr.p.x;", "hdr.s, hdr.o, hdr.p"),
+        ("a_stack_element_copy", "st[0] = x;", "hdr.p = hdr.s[0];", "hdr.s, hdr.o, hdr.p"),
+        ("a_stack_element_field", "st[1].x = x.x + 3;", "hdr.h.c = (bit<16>)hdr.s[1].x;", "hdr.s, hdr.o, hdr.p"),
+        ("a_stack_element_copy_of_an_aliased_in_header", "st[0] = x;", "hdr.o = hdr.s[0];", "hdr.s, hdr.s[1], hdr.p"),
+        ("a_stack_element_field_of_an_aliased_in_header", "st[1].x = x.x + 3;", "hdr.h.c = (bit<16>)hdr.s[1].x;",
+         "hdr.s, hdr.s[1], hdr.p"),
+        ("an_out_header_copy_of_an_aliased_in_header", "y = x;", "hdr.s[0] = hdr.o;", "hdr.s, hdr.s[1], hdr.o")]:
+    CASES.append(case(f"fuzz58_sub_control_single_case_switch_through_stack_and_header_arguments_{_name}", CAT,
+                      program(f"        s2.apply({_args}, hdr.h.b);\n        {_after}\n", ingress_decls="    S2() s2;\n",
+                              top=_S2 % f"switch (ix) {{ 1: {{ {_body} }} }}", **_HCP), frames=_HC_FR))
 
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
