@@ -138,3 +138,16 @@ for _name, _first in [("in_an_arm", "(hdr.s[0].a == 0) ? (hdr.h.b / 3) : hdr.s[0
         "        if (sm.parser_error != error.NoError) { hdr.h.d = 0xee; }\n", fields="    h_t[2] s;\n",
         parser=_S0_PARSER.format(first=_first), deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
         frames=[(1, H(1, 2, 3, 4, payload=b"")), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes(range(40)))]))
+
+# fuzz_mutants seed 6376 (default kinds, `op_swap` on fuzz23_single_case_switch_copies_past_enclosing_blocks):
+# `hdr.h.d = (bit<32>)v << (bit<32>)hdr.h.c;` after `switch (hdr.h.a) { 5: { v = 2; hdr.h.c = 7; } }` --
+# p4c's mid end takes the single case as always run and folds the shift to 256 (MidEndLast: `hdr.h.d =
+# 32w256;`), so its BMv2 back end never sees a bit<32> shift amount; checkmate-p4c refused it at once
+# ("shift amount limited to 8 bits").  The check now waits for the body's constants as a division does.
+CASES.append(case("mutz59_wide_shift_folded_by_a_single_case_switch_copy", "front end (p4c-compatible)", program("""
+        bit<8> v = 1;
+        { { switch (hdr.h.a) { 5: { v = 2; hdr.h.c = 7; } } } hdr.h.b = v; }
+        hdr.h.d = (bit<32>)v << (bit<32>)hdr.h.c;
+        hdr.h2.setValid();
+        hdr.h2.d = (bit<32>)v + (bit<32>)hdr.h.c;
+"""), frames=[(1, H(a, b, 3, 4)) for a in (5, 6) for b in (0, 9)]))
