@@ -67,3 +67,15 @@ def test_dead_division_store_compiles(name):
 def test_p4c_agrees():
     from test_mutants import p4c_wrong_verdicts
     assert p4c_wrong_verdicts({n: (s,) for n, s in {**LIVE, **SHIFT_LIVE}.items()}, DEAD) == []
+
+
+_HASH_BOOL = "        bool hb; hash(hb, HashAlgorithm.crc16, 16w0, { hdr.h.d }, 32w2);\n        if (hb) { hdr.h.b = 0xb1; }\n"
+
+
+@pytest.mark.parametrize("pre, refused", [("        return;\n", False), ("        { return; }\n", False),
+                                          ("        if (hdr.h.a == 1) { return; }\n", True), ("", True)])
+def test_load_refusal_past_a_return(pre, refused):
+    """Seed 6505: a hash into a bool past a plain `return` is not in p4c's JSON (simple_switch loads it);
+    past a conditional one it is (simple_switch dies loading it: the build's load_error)."""
+    prog = compile_source(program(pre + _HASH_BOOL), "hash_bool.p4")
+    assert bool(prog.device_config.get("load_error")) == refused

@@ -151,3 +151,11 @@ CASES.append(case("mutz59_wide_shift_folded_by_a_single_case_switch_copy", "fron
         hdr.h2.setValid();
         hdr.h2.d = (bit<32>)v + (bit<32>)hdr.h.c;
 """), frames=[(1, H(a, b, 3, 4)) for a in (5, 6) for b in (0, 9)]))
+
+# fuzz_mutants --kinds cast_slice,exit_stmt,switch_wrap seed 6505 (`exit_stmt` on hash_into_bool): past a
+# plain `return;` in a control p4c's RemoveReturns drops the rest, so its JSON has no `hash` into a bool
+# and simple_switch loads it; checkmate-p4c marked the build refused (the load refusal skipped code past
+# a plain `exit` only: elab_statements._plain_exit).
+CASES.append(case("mutz59_load_refusal_past_a_plain_return_dropped", "front end (p4c-compatible)", program(
+    "        return;\n        bool hb; hash(hb, HashAlgorithm.crc16, 16w0, { hdr.h.d }, 32w2);\n"
+    "        if (hb) { hdr.h.b = 0xb1; }\n"), frames=[(1, H(1, 2, 3, 4))]))
