@@ -159,3 +159,21 @@ CASES.append(case("mutz59_wide_shift_folded_by_a_single_case_switch_copy", "fron
 CASES.append(case("mutz59_load_refusal_past_a_plain_return_dropped", "front end (p4c-compatible)", program(
     "        return;\n        bool hb; hash(hb, HashAlgorithm.crc16, 16w0, { hdr.h.d }, 32w2);\n"
     "        if (hb) { hdr.h.b = 0xb1; }\n"), frames=[(1, H(1, 2, 3, 4))]))
+
+# fuzz_mutants --kinds mux_expr seed 5106 (`mux_expr` on open8_union_store_dead_across_inlined_control): a
+# sub-control's `hh.u.x = hh.h; hh.u.x.a = ~((hh.u.x.a == 0) ? 3 : hh.u.x.a);` whose caller overwrites u.x
+# after the call -- p4c's def-use after inlining drops the field store and the `?:` temporary's, emptying
+# SideEffectOrdering's `if (hdr.u.x.a == 0)`, but that `if` goes only after that pass: its condition's read
+# keeps `hdr.u.x = hdr.h;` (FrontEndLast), so BMv2 invalidates the sibling u.w.  checkmate-p4c took the
+# emptied `if` as gone before the store was judged (union_defuse._emptied, right for the caller's own ifs:
+# fuzz_mutants seed 1878) and dropped the store.  The `_caller_if` twin: the same `if` in the caller's own
+# body between the stores goes first (mutz42's rule), the store is dead.
+from .open8 import U_HDR, U_OBS, U_PARSER, U_DEP, _u_frames  # noqa: E402
+for _name, _sub, _body in [
+        ("in_the_sub_control", "hh.u.x = hh.h; hh.u.x.a = ~((hh.u.x.a == 0) ? (3) : hh.u.x.a);", "s11.apply(hdr);"),
+        ("in_the_sub_control_plain_if", "hh.u.x = hh.h; if (hh.u.x.a == 0) { hh.u.x.a = 3; }", "s11.apply(hdr);")]:
+    CASES.append(case(f"mutz59_union_store_of_a_sub_control_kept_by_an_if_emptied_after_inlining_{_name}", "header unions", program(
+        f"        if (hdr.h.b == 8) {{ {_body} hdr.u.x = hdr.h2; }}\n" + U_OBS,
+        headers=U_HDR, fields="    u_t u;\n", parser=U_PARSER, deparser=U_DEP,
+        top=f"control S11(inout headers_t hh) {{ apply {{ {_sub} }} }}\n", ingress_decls="    S11() s11;\n"),
+        frames=_u_frames((2, 8)), json_path=True))
