@@ -443,8 +443,8 @@ class ConstIndexRules(SubDivisionRules):
             return   # (a call or a table may write what the index reads first)
         pending = self.__dict__.get("pending_divs") or {}
         for n in ir_dicts(node):
-            if id(n) in pending and pending[id(n)][0] is n and (self.fold(_subst(n, env)) is not None
-                                                                or _power_of_two(self.fold(_subst(n["b"], env)))):
+            if id(n) in pending and pending[id(n)][0] is n and (self.fold(_subst(n, env)) is not None or n.get("o") in (
+                    "/", "%") and _power_of_two(self.fold(_subst(n["b"], env)))):   # (a shift: folded only)
                 if pending[id(n)][3].get("in_action"):   # (unless no live statement runs the action)
                     self.__dict__.setdefault("action_folded_divs", []).append(pending[id(n)])
                 del pending[id(n)]   # (p4c folds it, or its divisor to a power of two: no back-end error)

@@ -637,9 +637,10 @@ def _always_exits(st: dict) -> bool:
 
 
 def _plain_exit(st: dict) -> bool:
-    """IR statement ``st`` is an ``exit`` or a block holding one at its top (an ``if`` p4c's front end
-    folded is such a block)."""
-    return st.get("s") == "exit" or st.get("s") == "block" and any(_plain_exit(x) for x in st["body"])
+    """IR statement ``st`` is an ``exit`` or a ``return`` (RemoveReturns drops the rest of the body after
+    it: fuzz_mutants seed 6505, helper mutz59), or a block holding one at its top (an ``if`` p4c's front
+    end folded is such a block)."""
+    return st.get("s") in ("exit", "return") or st.get("s") == "block" and any(_plain_exit(x) for x in st["body"])
 
 
 # an action's back-end errors a branch p4c removes does not leave (dead_branch)

@@ -291,7 +291,7 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
     path through their ifs (only plain statements in between: see
     :func:`drop_dead_union_stores`; ``inline(call, lv)``: the statements a sub-control, action,
     function call or table apply stands for -- a table's as ifs of its actions --, or None)."""
-    budget = [_BUDGET] if budget is None else budget
+    budget = [_BUDGET, set()] if budget is None else budget
     for j, b in enumerate(rest):
         budget[0] -= 1
         if budget[0] < 0:
@@ -306,9 +306,14 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
         if b.get("s") in ("apply_control", "call_action", "call_fn", "apply") and inline is not None:
             body = inline(b, lv)
             if body is not None:
+                if b.get("s") == "apply_control":
+                    budget[1].update(id(x) for x in ir_dicts(body) if "s" in x)
                 return overwritten(body + rest[j + 1:], lv, inline, budget)
-        if b.get("s") == "if" and _emptied(b, rest[j + 1:], inline, budget):
-            continue   # (p4c's repeated def-use empties it, SimplifyControlFlow drops it: mutants seed 1878)
+        if b.get("s") == "if" and id(b) not in budget[1] and _emptied(b, rest[j + 1:], inline, budget):
+            # (p4c's repeated def-use empties it, SimplifyControlFlow drops it: mutants seed 1878; not an
+            # inlined sub-control's `if`, which only the caller's stores empty once inlined: its condition's
+            # reads stay -- fuzz_mutants --kinds mux_expr seed 5106, helper mutz59)
+            continue
         if b.get("s") == "if" and not (_plain(b) and not touches(b, lv)):
             # p4c's def-use: dead when every path overwrites it first (a read in the
             # condition, or a table applied there, keeps it)
@@ -333,6 +338,9 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
             return False
         # a write into it (dead too: p4c drops it first, so what it reads does not count),
         # or setValid/setInvalid of it (a write for p4c)
+        if b.get("s") == "assign" and lv in path_chain(b["l"])[1:] and id(b) in budget[1] and any(
+                n.get("op") == "cond" and touches(n["c"], lv) for n in ir_dicts(b["r"])):
+            return False   # (a `?:` condition: SideEffectOrdering's `if` in an inlined body reads it, as above)
         if b.get("s") == "assign" and lv in path_chain(b["l"])[1:] or \
                 b.get("s") == "setvalid" and b.get("h") == lv:
             continue
@@ -413,12 +421,16 @@ def walk_rest(stmts: list, cont: list, visit) -> None:
                 walk_rest(c["body"], rest, visit)
 
 
-def _body_stores(stmts: list, cont: list, inline, found: list) -> None:
+def _body_stores(stmts: list, cont: list, inline, found: list, inlined: bool = False) -> None:
     """Each union-member store (``sid`` set) in ``stmts`` -- also in its ifs and blocks -- with
-    whether ``stmts`` after it and then ``cont`` overwrite it before any read (``found``)."""
+    whether ``stmts`` after it and then ``cont`` overwrite it before any read (``found``);
+    ``inlined``: ``stmts`` is a sub-control's body, whose ifs (and ``?:`` conditions) the caller's stores
+    do not empty in time (:func:`overwritten`)."""
+    ifs = {id(x) for x in ir_dicts(stmts) if "s" in x} if inlined else set()
+
     def visit(b, rest):
         if b.get("s") == "assign" and b.get("sid") is not None:
-            found.append((b["sid"], overwritten(rest, b["l"], inline)))
+            found.append((b["sid"], overwritten(rest, b["l"], inline, [_BUDGET, set(ifs)])))
     walk_rest(stmts, cont, visit)
 
 
@@ -447,7 +459,7 @@ def body_store_verdicts(blk: dict, call: dict, rest: list, inline) -> list:
         if n["siblings"] and n["r"].get("op") != "mk" and isinstance(root, dict) and root.get("op") == "var" and root.get("n") in subst:
             mine.add(n["sid"])
     found: list = []
-    _body_stores(in_place(list(blk["body"]), subst), list(rest), inline, found)
+    _body_stores(in_place(list(blk["body"]), subst), list(rest), inline, found, inlined=True)
     return [(sid, dead) for sid, dead in found if sid in mine]
 
 

@@ -138,3 +138,42 @@ for _name, _first in [("in_an_arm", "(hdr.s[0].a == 0) ? (hdr.h.b / 3) : hdr.s[0
         "        if (sm.parser_error != error.NoError) { hdr.h.d = 0xee; }\n", fields="    h_t[2] s;\n",
         parser=_S0_PARSER.format(first=_first), deparser="        pkt.emit(hdr.eth);\n        pkt.emit(hdr.h);\n        pkt.emit(hdr.s);"),
         frames=[(1, H(1, 2, 3, 4, payload=b"")), (1, H(7, 9, 0xffff, 0xdeadbeef) + bytes(range(40)))]))
+
+# fuzz_mutants seed 6376 (default kinds, `op_swap` on fuzz23_single_case_switch_copies_past_enclosing_blocks):
+# `hdr.h.d = (bit<32>)v << (bit<32>)hdr.h.c;` after `switch (hdr.h.a) { 5: { v = 2; hdr.h.c = 7; } }` --
+# p4c's mid end takes the single case as always run and folds the shift to 256 (MidEndLast: `hdr.h.d =
+# 32w256;`), so its BMv2 back end never sees a bit<32> shift amount; checkmate-p4c refused it at once
+# ("shift amount limited to 8 bits").  The check now waits for the body's constants as a division does.
+CASES.append(case("mutz59_wide_shift_folded_by_a_single_case_switch_copy", "front end (p4c-compatible)", program("""
+        bit<8> v = 1;
+        { { switch (hdr.h.a) { 5: { v = 2; hdr.h.c = 7; } } } hdr.h.b = v; }
+        hdr.h.d = (bit<32>)v << (bit<32>)hdr.h.c;
+        hdr.h2.setValid();
+        hdr.h2.d = (bit<32>)v + (bit<32>)hdr.h.c;
+"""), frames=[(1, H(a, b, 3, 4)) for a in (5, 6) for b in (0, 9)]))
+
+# fuzz_mutants --kinds cast_slice,exit_stmt,switch_wrap seed 6505 (`exit_stmt` on hash_into_bool): past a
+# plain `return;` in a control p4c's RemoveReturns drops the rest, so its JSON has no `hash` into a bool
+# and simple_switch loads it; checkmate-p4c marked the build refused (the load refusal skipped code past
+# a plain `exit` only: elab_statements._plain_exit).
+CASES.append(case("mutz59_load_refusal_past_a_plain_return_dropped", "front end (p4c-compatible)", program(
+    "        return;\n        bool hb; hash(hb, HashAlgorithm.crc16, 16w0, { hdr.h.d }, 32w2);\n"
+    "        if (hb) { hdr.h.b = 0xb1; }\n"), frames=[(1, H(1, 2, 3, 4))]))
+
+# fuzz_mutants --kinds mux_expr seed 5106 (`mux_expr` on open8_union_store_dead_across_inlined_control): a
+# sub-control's `hh.u.x = hh.h; hh.u.x.a = ~((hh.u.x.a == 0) ? 3 : hh.u.x.a);` whose caller overwrites u.x
+# after the call -- p4c's def-use after inlining drops the field store and the `?:` temporary's, emptying
+# SideEffectOrdering's `if (hdr.u.x.a == 0)`, but that `if` goes only after that pass: its condition's read
+# keeps `hdr.u.x = hdr.h;` (FrontEndLast), so BMv2 invalidates the sibling u.w.  checkmate-p4c took the
+# emptied `if` as gone before the store was judged (union_defuse._emptied, right for the caller's own ifs:
+# fuzz_mutants seed 1878) and dropped the store.  The `_caller_if` twin: the same `if` in the caller's own
+# body between the stores goes first (mutz42's rule), the store is dead.
+from .open8 import U_HDR, U_OBS, U_PARSER, U_DEP, _u_frames  # noqa: E402
+for _name, _sub, _body in [
+        ("in_the_sub_control", "hh.u.x = hh.h; hh.u.x.a = ~((hh.u.x.a == 0) ? (3) : hh.u.x.a);", "s11.apply(hdr);"),
+        ("in_the_sub_control_plain_if", "hh.u.x = hh.h; if (hh.u.x.a == 0) { hh.u.x.a = 3; }", "s11.apply(hdr);")]:
+    CASES.append(case(f"mutz59_union_store_of_a_sub_control_kept_by_an_if_emptied_after_inlining_{_name}", "header unions", program(
+        f"        if (hdr.h.b == 8) {{ {_body} hdr.u.x = hdr.h2; }}\n" + U_OBS,
+        headers=U_HDR, fields="    u_t u;\n", parser=U_PARSER, deparser=U_DEP,
+        top=f"control S11(inout headers_t hh) {{ apply {{ {_sub} }} }}\n", ingress_decls="    S11() s11;\n"),
+        frames=_u_frames((2, 8)), json_path=True))
