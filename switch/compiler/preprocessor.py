@@ -310,17 +310,14 @@ class Preprocessor(MacroContexts):
                         joined += 1
                         continue
                     # the line's tokens as cpp reads them into the call (cpp_tokens.join_segment), its
-                    # macro names pinned to its line (cpp: an argument's __LINE__ is its own line) --
-                    # unless the call came from object-like macros only (`#define K M`, `K(` / ` L)`):
-                    # cpp's __LINE__ is then the line of the macro the source names
-                    cline = self._open_call_line(err)
+                    # macro names pinned to its line (cpp: an argument's __LINE__ is its own line; _call
+                    # gives the call's line to those of a call from object-like macros only)
                     no, pieces = i + joined + 1, [(None, nxt)]   # (cpp splices a later line ending in `\` too)
                     while pieces[-1][1].rstrip(" \t\f\v").endswith("\\") and no + len(pieces) - 1 < len(raw):
-                        pieces.append((no + len(pieces) + cpp_delta if cline is False else cline, raw[no + len(pieces) - 1]))
+                        pieces.append((no + len(pieces) + cpp_delta, raw[no + len(pieces) - 1]))
                     spl = len(pieces) - 1
-                    nxt = src = self._splice(pieces)
-                    if cline is not None:
-                        nxt = self._pin(nxt, no + cpp_delta if cline is False else cline)
+                    src = self._splice(pieces)
+                    nxt = self._pin(src, no + cpp_delta)
                     nxt = join_segment(nxt)
                     if nxt:
                         line = line + "\n" + nxt
@@ -711,8 +708,12 @@ class Preprocessor(MacroContexts):
         # an argument beside `##` is not expanded before it goes in: its names are read when the body is
         # rescanned, a __LINE__ there is the line of the call's name (B(1 / __LINE__) with x ## p)
         pasted = {p: PIN.sub(f"\x01{pin}\x01" if pin is not None else "", a) for p, a in raw.items()}
-        if name not in self.macros:   # (an `#undef` among the arguments: cpp reads every `__LINE__` of
-            raw = pasted              # them as the call's line, as beside `##`)
+        # cpp reads every `__LINE__` of the arguments as the call's line, as beside `##`, where the call's
+        # name was `#undef`'d among them, or where its name and `(` came from object-like macros only
+        # (`#define K ID(`, `K 1` / ` __LINE__)`; the text after its `)` has its own lines again)
+        if name not in self.macros or (context and all(self.macros[n].params is None for n in context
+                                                       if n in self.macros)):
+            raw = pasted
 
         def expanded(p: str) -> str:   # cpp expands an argument before it goes into the body
             if p not in done:
