@@ -719,8 +719,9 @@ class Preprocessor(MacroContexts):
             if p not in done:
                 try:
                     done[p] = self._settle(self.expand(raw[p], loc, depth + 1), raw[p])
-                except P4CompileError as err:   # (cpp has read this call's `)` then)
-                    if getattr(err, "offset", None) is not None:
+                except P4CompileError as err:   # (cpp has read this call's `)` then; a call left open in
+                    # an argument is cpp's error too: the argument ends its tokens, `F(1, H)` with H -> `F (`)
+                    if getattr(err, "offset", None) is not None or err.message.startswith(_UNTERMINATED):
                         err.offset = k
                     raise
             return done[p]
