@@ -18,7 +18,11 @@ the text before the call when a ``#define``/``#undef`` in it comes: :meth:`Prepr
 back where it stopped at the open call (``split``: the call's name and ``(`` may come out of other
 macros' expansions), and the call keeps its name's definition.  A call with the wrong number of
 arguments is named where cpp last read a token of the file (its ``)``; :func:`_arg_count` carries
-the offset back through each expansion).  ``#if`` arithmetic is :mod:`.cpp_if`, the checks of a ``#define``'s
+the offset back through each expansion), as is a call an argument's own expansion leaves open.  A
+conditional among a call's arguments works on the file's ``#if`` stack (:meth:`Preprocessor._conditional`:
+arguments run into and out of branches); a line a `\\` splices on pins its names to its physical line
+(cpp's ``__LINE__``), and the lines of a ``/* */`` comment that a call's longer expansion pushed down
+keep cpp's numbering (no line marker inside a comment).  ``#if`` arithmetic is :mod:`.cpp_if`, the checks of a ``#define``'s
 name and parameters :mod:`.cpp_define`, the contexts (cpp's disabled macros) that macro names carry
 :mod:`.cpp_context`.
 
