@@ -18,7 +18,11 @@ the text before the call when a ``#define``/``#undef`` in it comes: :meth:`Prepr
 back where it stopped at the open call (``split``: the call's name and ``(`` may come out of other
 macros' expansions), and the call keeps its name's definition.  A call with the wrong number of
 arguments is named where cpp last read a token of the file (its ``)``; :func:`_arg_count` carries
-the offset back through each expansion).  ``#if`` arithmetic is :mod:`.cpp_if`, the checks of a ``#define``'s
+the offset back through each expansion), as is a call an argument's own expansion leaves open.  A
+conditional among a call's arguments works on the file's ``#if`` stack (:meth:`Preprocessor._conditional`:
+arguments run into and out of branches); a line a `\\` splices on pins its names to its physical line
+(cpp's ``__LINE__``), and the lines of a ``/* */`` comment that a call's longer expansion pushed down
+keep cpp's numbering (no line marker inside a comment).  ``#if`` arithmetic is :mod:`.cpp_if`, the checks of a ``#define``'s
 name and parameters :mod:`.cpp_define`, the contexts (cpp's disabled macros) that macro names carry
 :mod:`.cpp_context`.
 
@@ -310,17 +314,14 @@ class Preprocessor(MacroContexts):
                         joined += 1
                         continue
                     # the line's tokens as cpp reads them into the call (cpp_tokens.join_segment), its
-                    # macro names pinned to its line (cpp: an argument's __LINE__ is its own line) --
-                    # unless the call came from object-like macros only (`#define K M`, `K(` / ` L)`):
-                    # cpp's __LINE__ is then the line of the macro the source names
-                    cline = self._open_call_line(err)
+                    # macro names pinned to its line (cpp: an argument's __LINE__ is its own line; _call
+                    # gives the call's line to those of a call from object-like macros only)
                     no, pieces = i + joined + 1, [(None, nxt)]   # (cpp splices a later line ending in `\` too)
                     while pieces[-1][1].rstrip(" \t\f\v").endswith("\\") and no + len(pieces) - 1 < len(raw):
-                        pieces.append((no + len(pieces) + cpp_delta if cline is False else cline, raw[no + len(pieces) - 1]))
+                        pieces.append((no + len(pieces) + cpp_delta, raw[no + len(pieces) - 1]))
                     spl = len(pieces) - 1
-                    nxt = src = self._splice(pieces)
-                    if cline is not None:
-                        nxt = self._pin(nxt, no + cpp_delta if cline is False else cline)
+                    src = self._splice(pieces)
+                    nxt = self._pin(src, no + cpp_delta)
                     nxt = join_segment(nxt)
                     if nxt:
                         line = line + "\n" + nxt
@@ -711,15 +712,20 @@ class Preprocessor(MacroContexts):
         # an argument beside `##` is not expanded before it goes in: its names are read when the body is
         # rescanned, a __LINE__ there is the line of the call's name (B(1 / __LINE__) with x ## p)
         pasted = {p: PIN.sub(f"\x01{pin}\x01" if pin is not None else "", a) for p, a in raw.items()}
-        if name not in self.macros:   # (an `#undef` among the arguments: cpp reads every `__LINE__` of
-            raw = pasted              # them as the call's line, as beside `##`)
+        # cpp reads every `__LINE__` of the arguments as the call's line, as beside `##`, where the call's
+        # name was `#undef`'d among them, or where its name and `(` came from object-like macros only
+        # (`#define K ID(`, `K 1` / ` __LINE__)`; the text after its `)` has its own lines again)
+        if name not in self.macros or (context and all(self.macros[n].params is None for n in context
+                                                       if n in self.macros)):
+            raw = pasted
 
         def expanded(p: str) -> str:   # cpp expands an argument before it goes into the body
             if p not in done:
                 try:
                     done[p] = self._settle(self.expand(raw[p], loc, depth + 1), raw[p])
-                except P4CompileError as err:   # (cpp has read this call's `)` then)
-                    if getattr(err, "offset", None) is not None:
+                except P4CompileError as err:   # (cpp has read this call's `)` then; a call left open in
+                    # an argument is cpp's error too: the argument ends its tokens, `F(1, H)` with H -> `F (`)
+                    if getattr(err, "offset", None) is not None or err.message.startswith(_UNTERMINATED):
                         err.offset = k
                     raise
             return done[p]

@@ -46,3 +46,28 @@ def test_defined_without_a_name_is_an_error(tmp_path):
             compile_source(src, "prog.p4")
         assert 'operator "defined" requires an identifier' in str(ei.value), str(ei.value)
         assert p4c_accepts(src, tmp_path) in (None, False)
+
+
+# (the statement, the text whose last character is the `)` cpp names)
+_OPEN_IN_ARGUMENT = {
+    "object_like_in_argument": ("hdr.h.a = ID(K 1) 8w2);", "hdr.h.a = ID(K 1)"),
+    "over_lines": ("hdr.h.a = ID(\n   K\n   ) 8w1);", "   )"),
+    "own_name_past_its_expansion": ("hdr.h.a = G\n   G\n   );", "   )"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_OPEN_IN_ARGUMENT))
+def test_a_call_left_open_in_an_argument_is_an_error(name, tmp_path):
+    """cpp expands an argument on its own: a call whose `(` it opens and whose `)` lies past the argument's
+    end (`ID(K 1)` with K -> `F(`; `G G )` with G -> `F ( ,`, F's own argument G reopening F) is cpp's
+    'unterminated argument list invoking macro' at the outer call's `)` (fuzz gen4 seed 14657);
+    checkmate-p4c went on reading the following lines into the call."""
+    stmt, end = _OPEN_IN_ARGUMENT[name]
+    src = program(top="#define ID(x) (x)\n#define F(p, ...) (__VA_ARGS__)\n#define K F(\n#define G F ( ,",
+                  body="        " + stmt + "\n#define G 8w1")
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(src, "prog.p4")
+    line, col = line_of(src, end)
+    assert str(ei.value) == f'prog.p4:{line}:{col + len(end) - 1}: unterminated argument list invoking macro "F"', \
+        str(ei.value)
+    assert p4c_accepts(src, tmp_path) in (None, False)

@@ -91,6 +91,13 @@ CASES.append(case("corpus60_splice_of_a_blank_line_before_a_directive_or_a_paren
     "        hdr.h.c = (bit<16>)(8w0 ++ (\\\n  K 8w0 + (bit<8>)__LINE__ +\n   (bit<8>)__LINE__)));\n",
     top="#define F(x) (x + 8w1)\n#define ID(x) x\n#define K ID(\n")))
 
+# a call whose name and `(` came from an object-like macro (`#define K ID(`) reads the `__LINE__`s of its
+# arguments as K's line, but the text after its `)` on a later line is read from the file again: its
+# `__LINE__` is that line (fuzz gen4 seed 18382); checkmate-p4c gave the whole later line K's line
+CASES.append(case("corpus60_line_after_the_end_of_a_call_from_an_object_like_macro", CAT, program(
+    "        hdr.h.c = (bit<16>)(K 1 +\n              __LINE__ +\n              2) + __LINE__);\n",
+    top="#define ID(x) (x)\n#define K ID(\n")))
+
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
 KNOWN: dict[str, tuple[str, bool, str]] = {
 }
