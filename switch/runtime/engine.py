@@ -13,7 +13,8 @@ an invalid header's field bumped each pass grows every other pass (helper recirc
 inside the metadata struct are PHV headers too: they come from the same pooled pass.  An E2E
 clone and a replica take the next pooled pass's PHV too and copy the valid headers into it, as BMv2's
 ``PHV::copy_headers`` does (an invalid one keeps that PHV's values; an E2E clone's other
-metadata is reset).
+metadata is reset); an E2E clone first takes one for its clone session's copy, which goes back on
+top of the pool once the replicas took theirs (``Engine._session_copy``).
 """
 from __future__ import annotations
 
@@ -472,12 +473,13 @@ class Engine:
                 tr(f"clone session {sess} not configured: no clone")
             return
         reps, _cos, trunc = cfg
+        held = self._session_copy(P) if kind == I_E2E else None
         for port, rid in reps:
             if kind == I_E2E:
                 if self._e2e_left <= 0:
                     if tr:
                         tr(f"E2E clone dropped: more than {MAX_E2E_CLONES} E2E clones of one received frame")
-                    return
+                    break
                 self._e2e_left -= 1
             C = make()
             if C is None:   # (its parser dropped it, as the original's did not: an assert on a field)
@@ -496,6 +498,33 @@ class Engine:
             egress_q.append((C, port))
             if tr:
                 tr(f"{'I2E' if kind == I_I2E else 'E2E'} clone (session {sess}) to port {port} rid {rid}")
+        if held is not None:   # the session's own copy goes back to the pool once its replicas are made
+            self._release(held)
+
+    def _session_copy(self, P) -> PacketState:
+        """The copy an E2E clone first makes on BMv2: a P4Runtime clone session is a multicast group
+        on simple_switch_grpc (PI's PreCloneMgr sets ``mc_grp_id``, no egress port), so the egress
+        thread clones ``P`` into a PHV from the pool (``clone_with_phv_reset_metadata``: the valid
+        headers copied), each replica then takes a PHV of its own (``multicast``:
+        ``clone_with_phv_ptr``) and the copy's PHV goes back on top of the pool at once, holding
+        ``P``'s valid headers: the next pass takes it (mutz46's stamped probe: each clone takes the
+        PHV of the original two frames back; fuzz_mutants 5068, 6013).  BMv2 makes an I2E clone
+        so too (the frame parsed again into the session's copy, the replicas copy it), but there
+        the ingress thread releases the copy while the replicas' egress already runs: which PHV
+        the next frame's replica gets changes from run to run (helper p4rt61), so an I2E clone
+        keeps parsing into a PHV of its own here."""
+        Y = PacketState(P.data, P.port, None)
+        Y.hdr = self.copy_valid(P.hdr, self._pooled())
+        Y.meta = self._new_meta()
+        self.copy_valid_mh(P.meta, Y.meta)
+        return Y
+
+    def _release(self, Y) -> None:
+        """PHV copy ``Y`` goes back on top of the pool (see :meth:`_requeued`)."""
+        pool = self._pool
+        pool.append(Y)
+        if len(pool) > POOL_MAX:
+            del pool[:-POOL_MAX]
 
     def _egress(self, P: PacketState, eport: int, tr, ingress_q, egress_q, out) -> None:
         self._started(P)

@@ -147,10 +147,10 @@ def bmv2_reruns(targets, case, ref, ours, expected, tries: int = BMV2_RERUNS) ->
     """A difference :func:`compare` found, looked at again: ``case`` on both switches ``tries``
     more times, BMv2 restarted before each (a fresh process, its PHV pool empty), then
     :func:`split_by_bmv2` over BMv2's runs (``expected`` the first) and checkmate-switch's.
-    BMv2 1.15.5 hands an E2E clone the PHV its pool holds when its egress thread clones, while
-    the transmit thread releases the finished packets' PHVs: a read of a header that was never
-    valid in the clone (an invalid metadata stack element: fuzz_mutants 4790, 5068, 5126, 6013)
-    gets another packet's values from run to run (mutz46's and mutz51's stamped probes).  Every
+    BMv2 1.15.5 releases an original and its clones' PHVs to its pool in the order its transmit
+    thread gets them from two racing egress threads (runtime/engine.Engine._session_copy): a
+    read of a header that was never valid in a clone (an invalid metadata stack element the
+    clone pops: fuzz_mutants 4790, 5126) gets another packet's values from run to run.  Every
     other rerun has BMv2 alone: 5126's frame 2 came out the same in five runs beside
     checkmate-switch and otherwise in four of five alone."""
     runs, mine = [expected], []
