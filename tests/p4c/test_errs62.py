@@ -112,3 +112,69 @@ def test_no_annotation_or_const_before_a_tables_key_or_actions(prop, word, tmp_p
     ok = program(locals="    table t {\n        key = { hdr.h.a: exact; }\n        actions = { NoAction; }\n"
                         "        @foo const size = 16;\n    }", body="        t.apply();")
     compile_source(ok, "prog.p4")
+
+
+_SE = "enum bit<8> EN { A = 1, B = 2 }"
+_SE_T = "    action a1(EN e) { hdr.h.a = (bit<8>)e; }\n    table t { key = { hdr.h.a: exact; } actions = { a1; } %s }"
+
+
+@pytest.mark.parametrize("top, props", [
+    (_SE, "const entries = { 1: a1((EN)8w7); }"),
+    (_SE, "const entries = { 1: a1((EN)8w1); }"),   # (a member's value too)
+    (_SE + " const EN K = (EN)8w7;", "const entries = { 1: a1(K); }"),   # (named at the constant's value)
+])
+def test_a_cast_to_a_serializable_enum_as_an_entrys_action_argument(top, props, tmp_path):
+    src = program(top=top, locals=_SE_T % props, body="        t.apply();")
+    assert_refused_as_p4c(src, "(EN)8w", r"unsupported argument expression", tmp_path)
+    # an unapplied table, and a default action, take it
+    for ok in (program(top=top, locals=_SE_T % props),
+               program(top=_SE, locals=_SE_T % "default_action = a1((EN)8w7);", body="        t.apply();")):
+        compile_source(ok, "prog.p4")
+        assert p4c_accepts(ok, tmp_path) in (None, True)
+
+
+@pytest.mark.parametrize("body, culprit", [
+    ("bool b = (bool)EB.A; if (b) { hdr.h.a = 1; }", "(bool)EB.A"),
+    ("EB e = EB.A; bool b = (bool)e; if (b) { hdr.h.a = 1; }", "(bool)e"),
+    ("EB e = (EB)true; hdr.h.a = (bit<8>)(bit<1>)e;", "(EB)true"),
+])
+def test_no_cast_between_bool_and_a_serializable_enum(body, culprit, tmp_path):
+    src = program(top="enum bit<1> EB { A = 1 }", body="        " + body)
+    assert_refused_as_p4c(src, culprit, r"cannot cast (EB to bool|bool to EB)", tmp_path)
+    ok = program(top="enum bit<1> EB { A = 1 }", body="        bool b = (bool)(bit<1>)EB.A; if (b) { hdr.h.a = 1; }")
+    compile_source(ok, "prog.p4")
+
+
+@pytest.mark.parametrize("top", [
+    "extern Ex { Ex(); void f(); } struct es_t { Ex e; }",
+    "extern Ex { Ex(); void f(); } typedef Ex ExT; struct es_t { ExT e; }",
+])
+def test_a_field_of_an_extern_type(top, tmp_path):
+    src = program(top=top)
+    assert_refused_as_p4c(src, "struct es_t", r"Field 'e' of 'struct es_t' cannot have type 'Ex'", tmp_path)
+    ok = program(top="struct es_t { register<bit<8>> r; }")   # (with type arguments, unused: p4c takes it)
+    compile_source(ok, "prog.p4")
+    assert p4c_accepts(ok, tmp_path) in (None, True)
+
+
+_AB = "extern Ab { Ab(); abstract bit<8> f(in bit<8> x); bit<8> g(); }"
+
+
+@pytest.mark.parametrize("locals_, body, culprit, words", [
+    ("    bit<8> q = 3;", "return q;", "Ab() ab", r"q: declaration not found"),
+    ("    action aq() { }", "aq(); return x;", "Ab() ab", r"aq: Functions cannot call actions"),
+])
+def test_what_an_abstract_method_body_does_not_see(locals_, body, culprit, words, tmp_path):
+    src = program(top=_AB, locals=locals_ + "\n    Ab() ab = { bit<8> f(in bit<8> x) { %s } };" % body,
+                  body="        hdr.h.a = ab.g();")
+    assert_refused_as_p4c(src, culprit, words, tmp_path)
+
+
+@pytest.mark.parametrize("locals_, culprit", [
+    ("    Ex(hdr.h.a) ex;", "Ex(hdr"),
+    ("    bit<8> q = 3;\n    Ex(q) ex;", "Ex(q)"),
+    ("    Ex((bit<8>)sm.ingress_port) ex;", "Ex((bit"),
+])
+def test_a_user_extern_constructor_argument_must_be_constant(locals_, culprit, tmp_path):
+    src = program(top="extern Ex { Ex(bit<8> a); bit<8> f(); }", locals=locals_)
+    assert_refused_as_p4c(src, culprit, r"cannot evaluate to a compile-time constant", tmp_path)
