@@ -9,7 +9,7 @@ from __future__ import annotations
 from .ast import Node, annotation
 from .checks_walk import _walk
 from .errors import P4CompileError
-from .extern_params import by_position, FUNCTIONS
+from .extern_params import by_position, dontcare_inputs, FUNCTIONS
 from .elab_common import custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, Scope, tstr
 from .elab_load_refusals import BMV2_JSON_ARRAY, DEPARSER_HASH
 
@@ -536,6 +536,7 @@ class ExternRules:
             raise E(call.loc, "digest with named arguments: Compiler Bug: Two parameters with the same name "
                               "receiver in a substitution (p4c)")
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(call.args, FUNCTIONS.get(name), name, call.loc)})
+        dontcare_inputs(call.args, FUNCTIONS.get(name), name)
         args = call.args
         loc = call.loc
         self.conditional_in_action(loc, name)

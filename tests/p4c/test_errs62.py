@@ -178,3 +178,19 @@ def test_what_an_abstract_method_body_does_not_see(locals_, body, culprit, words
 def test_a_user_extern_constructor_argument_must_be_constant(locals_, culprit, tmp_path):
     src = program(top="extern Ex { Ex(bit<8> a); bit<8> f(); }", locals=locals_)
     assert_refused_as_p4c(src, culprit, r"cannot evaluate to a compile-time constant", tmp_path)
+
+
+@pytest.mark.parametrize("locals_, body, culprit", [
+    ("    register<bit<8>>(4) r;", "r.write(0, _);", "r.write"),
+    ("", "clone(CloneType.I2E, _);", "clone("),
+    ("", "random(hdr.h.a, _, 8w5);", "random("),
+    ("", "hash(hdr.h.b, HashAlgorithm.crc16, _, { hdr.h.a }, 32w100);", "hash("),
+    ("", "truncate(_);", "truncate("),
+])
+def test_dont_care_for_an_extern_parameter_that_is_not_out(locals_, body, culprit, tmp_path):
+    src = program(locals=locals_, body="        " + body)
+    assert_refused_as_p4c(src, culprit, r"don't care argument for its parameter", tmp_path)
+    ok = program(locals="    register<bit<8>>(4) r;\n    action a(in bit<8> x) { hdr.h.a = x; }",
+                 body="        r.read(_, 0); random(_, 8w0, 8w5); a(_);")   # (out parameters, and an action's in)
+    compile_source(ok, "prog.p4")
+    assert p4c_accepts(ok, tmp_path) in (None, True)
