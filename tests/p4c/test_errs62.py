@@ -194,3 +194,12 @@ def test_dont_care_for_an_extern_parameter_that_is_not_out(locals_, body, culpri
                  body="        r.read(_, 0); random(_, 8w0, 8w5); a(_);")   # (out parameters, and an action's in)
     compile_source(ok, "prog.p4")
     assert p4c_accepts(ok, tmp_path) in (None, True)
+
+
+@pytest.mark.parametrize("anno", ['@max_group_size("4")', "@max_group_size(2 + 2)", "@max_group_size(N)",
+                                  "@max_group_size(4, 5)", "@max_group_size()"])
+def test_max_group_size_takes_one_integer_literal(anno, tmp_path):
+    src = program(top="const bit<32> N = 4;", locals=f"    {anno} action_selector(HashAlgorithm.crc16, 32w16, 32w8) as;\n"
+                  "    table t { key = { hdr.h.a: exact; hdr.h.b: selector; } actions = { NoAction; } implementation = as; }",
+                  body="        t.apply();")
+    assert_refused_as_p4c(src, anno, r"@max_group_size takes one integer literal", tmp_path)   # (was a ValueError)
