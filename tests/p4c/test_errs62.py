@@ -14,7 +14,25 @@ direct counters/meters, action profiles/selectors, ``switch`` on ``action_run``.
 * const entries of a table keyed by a plain enum: p4c takes the enum's members (its error, when
   the table is applied, is the enum's width at its declaration) and refuses other values ("'Entry'"
   type error); ours took the key as bit<32>: "expected bit<32>, got EE" at the entry, and an
-  integer accepted (elab_entries ``entry_match``).
+  integer accepted (elab_entries ``entry_match``);
+* an annotation or ``const`` before a table's ``key`` or ``actions`` is p4c's syntax error
+  ("unexpected KEY"); ours took it (parser_tables);
+* a cast to a serializable enum as a const entry's action argument (``a1((EN)8w7)``, a member's
+  value too, or a constant holding one) is p4c's "unsupported argument expression" where the table
+  is kept; a cast between ``bool`` and a serializable enum (``(bool)EB.A`` of an ``enum bit<1>``,
+  ``(EB)true``) is p4c's type error (elab_casts);
+* a struct/header/union field of an extern type (a typedef of one too; not one with type arguments,
+  which p4c takes while unused) is "Field 'e' of 'struct es_t' cannot have type 'Ex'" (checks_decls);
+* an abstract method's body does not see the control's local variables ("q: declaration not
+  found") and cannot call its actions; a user extern's constructor argument must be a compile-time
+  constant (elab_externs; ours named the call later, "could not convert expression to Json");
+* ``_`` for an extern parameter that is not ``out`` (``r.write(0, _)``, ``clone(.., _)``,
+  ``random(r, _, 8w5)``, ``hash``'s base, ``truncate(_)``) is p4c's type error (extern_params
+  ``dontcare_inputs``);
+* ``@max_group_size`` takes one integer literal (p4c's syntax error; ours died with a ValueError).
+
+Also fixed (diffcases/errs62.py): ``r.read(_, 0)`` in a parser state dropped every packet on
+checkmate-switch (its hidden local written as a control local).
 """
 from __future__ import annotations
 
