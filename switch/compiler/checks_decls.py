@@ -76,8 +76,9 @@ def check_field_types(decls: list[Node]) -> None:
     (p4c: "r: a parameter with type register cannot have a direction", in a block nothing uses
     too; nsg-ethz/Blink's flowselector takes its registers so -- helper corpus20); a generic struct
     or header whose field mentions the type itself (p4c: "Self-referencing types not supported",
-    unused too; helper errs25)."""
+    unused too; helper errs25); a field of an extern type (p4c, unused too; helper errs62)."""
     externs = {d.name for d in decls if d.kind == "extern_obj"}
+    typedefs = {d.name: d for d in decls if d.kind == "typedef" and not d.get("newtype") and isinstance(d.get("type"), Node)}
     _function_exits(decls)
     _ctor_directions(decls)
     _self_calls(decls)
@@ -108,6 +109,15 @@ def check_field_types(decls: list[Node]) -> None:
             if isinstance(ft, Node) and ft.kind in ("int_inf", "string", "void", "match_kind"):
                 what = "int" if ft.kind == "int_inf" else ft.kind
                 raise P4CompileError(f.loc, f"field '{f.name}' of '{d.kind} {d.name}' cannot have type '{what}'")
+            seen = set()
+            while isinstance(ft, Node) and ft.kind == "typename" and not ft.get("args") and ft.name in typedefs \
+                    and ft.name not in seen:
+                seen.add(ft.name)
+                ft = typedefs[ft.name].type
+            if isinstance(ft, Node) and ft.kind == "typename" and not ft.get("args") and ft.get("name") in externs:
+                # (an extern object's type, a program's own or v1model's, also through a typedef: p4c, used
+                # or not; one with type arguments, `register<bit<8>>`, passes while unused; errs62 d_ex_*, xf_*)
+                raise P4CompileError(f.loc, f"Field '{f.name}' of '{d.kind} {d.name}' cannot have type '{ft.name}'")
 
 
 def _names_type(t, name: str) -> bool:

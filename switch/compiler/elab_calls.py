@@ -282,7 +282,9 @@ class CallRules:
         it a temporary: what an out parameter writes is dropped, an action's in parameter reads an
         uninitialized value), declared just before the call."""
         self.tmp += 1
-        py = f"L.v{self.tmp}__dontcare"
+        # (a parser's locals are plain names: no control locals object `L` there -- `r.read(_, 0)` in a
+        # parser state dropped every packet; errs62_dead_register_reads_in_a_parser)
+        py = f"{'' if self.ctx.get('kind') == 'parser' else 'L.'}v{self.tmp}__dontcare"
         self.ctx["dontcare_decls"].append({"s": "decl", "n": py, "t": t, "init": None})
         return {"op": "var", "n": py, "t": t}
 

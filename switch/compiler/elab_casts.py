@@ -62,6 +62,9 @@ class CastRules:
         return dict(out, t=t) if out.get("t") != t else out
 
     def cast(self, ir, et, t, loc):
+        if BOOL in (et, t) and "serenum" in (et[0], t[0]):   # (p4c: `(bool)E.A` of an enum bit<1>, `(E)true`)
+            raise E(loc, f"cannot cast {tstr(et)} to {tstr(t)} (p4c: type error; an enum converts to and from its "
+                         "underlying type only)")
         if t[0] == "serenum":
             if is_bits(et) and et[:2] != t[2][:2]:
                 # p4c: an enum is made from its own underlying type only ("Cannot unify type
@@ -199,7 +202,7 @@ class CastRules:
             return bt, bt
         return at, bt
 
-    def entry_arg_serializable(self, arg: Node, p: dict, what: str) -> None:
+    def entry_arg_serializable(self, arg: Node, p: dict, what: str, scope=None) -> None:
         """An argument of a const entry's action that p4c's P4Runtime serializer cannot write (it
         accepts the program without P4Runtime output, and dies or errs writing the P4Info):
         a cast to a ``type`` (``a((T8)3)``: "unsupported argument expression"), a value of a
@@ -210,6 +213,18 @@ class CastRules:
         if arg.kind == "cast" and newtype_name(self.resolve_type(arg.type)):
             raise E(arg.loc, f"{expr_text(arg)}: unsupported argument expression (p4c: a cast to a type in an "
                              "entry's action argument)")
+        cast = arg
+        if arg.kind == "name" and scope is not None:   # (a constant holding such a cast: named at its value)
+            ent = scope.lookup(arg.name)
+            decl = self.__dict__.get("const_decls", {}).get(id(ent[1])) if ent and ent[0] == "const" else None
+            cast = decl[1] if decl is not None and isinstance(decl[1], Node) else arg
+        if cast.kind == "cast" and self.resolve_type(cast.type)[0] == "serenum":
+            # (p4c's P4Runtime serializer writes an enum's members only, not a cast to one,
+            # even of a member's value: errs62 probes se2_ent_*)
+            # (an error where the table is kept -- an unapplied one compiles: elab_tables' target_error)
+            self.__dict__.setdefault("entry_serializer_errors", []).append(E(
+                cast.loc, f"({self.resolve_type(cast.type)[1]}) cast: unsupported argument expression (p4c: a "
+                          "cast to a serializable enum in an entry's action argument)"))
         if p["t"] == ["bit", 0]:
             raise E(arg.loc, f"{what}: an argument of the bit<0> parameter {p['name']}: p4c's P4Runtime serializer "
                              "dies on it (Compiler Bug: Unexpected width 0)")

@@ -7,8 +7,9 @@ tables (headers, structs, actions, tables, ...) and the current block context ``
 from __future__ import annotations
 
 from .ast import Node, annotation
+from .checks_walk import _walk
 from .errors import P4CompileError
-from .extern_params import by_position, FUNCTIONS
+from .extern_params import by_position, dontcare_inputs, FUNCTIONS
 from .elab_common import custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, Scope, tstr
 from .elab_load_refusals import BMV2_JSON_ARRAY, DEPARSER_HASH
 
@@ -198,7 +199,12 @@ class ExternRules:
         if not any(bind_extern_args(c.params, d.args) is not None for c in ctors):
             raise E(d.loc, f"{d.name}: extern {decl.name} has no constructor taking {len(d.args)} argument(s)")
         for a in d.args:
-            self.expr(a.value if a.kind == "named_arg" else a, scope)
+            a = a.value if a.kind == "named_arg" else a
+            ir, t = self.expr(a, scope)
+            if is_bits(t) or t in (BOOL, INTLIT):   # (p4c's type checker; errs62 ct_*)
+                if self.fold(ir) is None:
+                    raise E(a.loc, f"{expr_text(a)}: cannot evaluate to a compile-time constant (an extern "
+                                   "constructor's argument)")
         targs = d.type.get("args") or []
         tps = list(decl.get("tparams") or ())
         fits = [c for c in ctors if bind_extern_args(c.params, d.args) is not None]
@@ -285,8 +291,9 @@ class ExternRules:
 
     def check_abstract_body(self, f: Node, scope, ret, this) -> None:
         """Type-check an abstract method's body as a function's, in ``scope`` (the enclosing
-        control's: its locals are visible; ``this``: the instance, whose methods the body may call),
+        control's; its local variables and actions are not: :meth:`abstract_body_names`; ``this``: the instance, whose methods the body may call),
         then drop it (:meth:`instance_initializer`)."""
+        self.abstract_body_names(f, scope)
         iname = f"{f.name}__abstract{len(self.functions)}"
         fscope = Scope(scope)
         fscope.add("this", this)
@@ -301,6 +308,22 @@ class ExternRules:
         finally:
             self.ctx = saved
             del self.functions[iname]
+
+    def abstract_body_names(self, f: Node, scope) -> None:
+        """What p4c's abstract method body does not see of the enclosing control: its local
+        variables ("q: declaration not found"; its constants, parameters, tables and instances are
+        seen) and its actions ("aq: Functions cannot call actions"; errs62 probes ab_*)."""
+        node = (getattr(self, "ctx", None) or {}).get("node")
+        hidden = {x.name for x in (node.get("locals") or ()) if isinstance(x, Node) and x.kind == "var"} \
+            if isinstance(node, Node) else set()
+        hidden -= {p.name for p in f.params}
+        for n in _walk(f.body):
+            if n.kind == "name" and n.name in hidden:
+                raise E(n.loc, f"{n.name}: declaration not found (an abstract method's body does not see the "
+                               "control's local variables, p4c)")
+            callee = n.get("fn") if n.kind == "call" else None
+            if isinstance(callee, Node) and callee.kind == "name" and (scope.lookup(callee.name) or ("",))[0] == "action":
+                raise E(n.loc, f"{callee.name}: Functions cannot call actions (in an abstract method's body, p4c)")
 
     def user_extern_call(self, ext, call: Node, scope, method: str | None = None, value: bool = False) -> None:
         """A call of an extern function (``ext``: its declaration) or of method ``method`` of an
@@ -513,6 +536,7 @@ class ExternRules:
             raise E(call.loc, "digest with named arguments: Compiler Bug: Two parameters with the same name "
                               "receiver in a substitution (p4c)")
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(call.args, FUNCTIONS.get(name), name, call.loc)})
+        dontcare_inputs(call.args, FUNCTIONS.get(name), name)
         args = call.args
         loc = call.loc
         self.conditional_in_action(loc, name)

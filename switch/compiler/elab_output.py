@@ -473,8 +473,9 @@ class OutputRules:
                 if kind == "table" and applied is not None and r["name"] not in applied:
                     continue   # p4c removes a table nothing applies before it reads its @id
                 for a in r.get("annos") or ():
-                    # p4c parses these two only on objects it keeps: one integer literal each
-                    if a[0] in ("id", "priority") and not isinstance(a[1], dict) and not (
+                    # p4c parses these only on objects it keeps: one integer literal each
+                    # (@max_group_size of a selector: errs62 probes mg_*; was a Python ValueError)
+                    if a[0] in ("id", "priority", "max_group_size") and not isinstance(a[1], dict) and not (
                             len(a[1]) == 1 and isinstance(a[1][0], int) and not isinstance(a[1][0], bool)):
                         raise E(a[2] if len(a) > 2 else None, f"{r['name']}: @{a[0]} takes one integer literal, "
                                                                f"e.g. @{a[0]}(10)")

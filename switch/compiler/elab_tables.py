@@ -499,6 +499,8 @@ class TableRules(EntryRules):
             p4info_size, size = size if p4info_size is None else p4info_size, len(entries)
         dc = props.get("counters")
         dm = props.get("meters")
+        pending = self.__dict__.pop("entry_serializer_errors", None)   # (elab_casts.entry_arg_serializable)
+        table_error = table_error or (pending[0] if pending else None)
         rec = {"name": q, "decl": (d.name, d.loc), "keys": keys, "actions": acts, "default": default, "size": size,
                "p4info_size": p4info_size,
                "control": self.ctx["block"], "profile": profile["name"] if profile else None,
@@ -580,7 +582,7 @@ class TableRules(EntryRules):
         for arg, p in zip(e.args, a["params"]):
             if p["dir"]:
                 continue  # directional: bound in the table's actions list
-            self.entry_arg_serializable(arg, p, what)
+            self.entry_arg_serializable(arg, p, what, scope)
             if p.get("plain_enum"):
                 if what.endswith("entry"):   # p4c 1.2.4.8's BMv2 back end, for entries only
                     raise E(arg.loc, f"{what}: {p['plain_enum']}: width not well-defined for values of "

@@ -77,3 +77,16 @@ def by_position(args: list, overloads: list[list[str]] | None, what: str, loc) -
             return [by_name[n] for n in names]
     raise E(loc, f"{what}: no overload takes the arguments {', '.join(given)} "
                  f"(parameters: {' or '.join('(' + ', '.join(o) + ')' for o in overloads)})")
+
+
+#: the out parameters of the externs above: the only ones ``_`` may be given for
+OUT_PARAMS = {"result", "hdr", "variableSizeHeader"}
+
+
+def dontcare_inputs(args: list, overloads: list[list[str]] | None, what: str) -> None:
+    """``_`` given for a parameter that is not ``out`` (``r.write(0, _)``, ``clone(CloneType.I2E,
+    _)``, ``random(r, _, 8w5)``): p4c's type checker refuses the call ("'r.write'"; errs62 dc_*)."""
+    names = next((o for o in overloads or () if len(o) == len(args)), None)
+    for name, a in zip(names or (), args):
+        if isinstance(a, Node) and a.kind == "dontcare" and name not in OUT_PARAMS:
+            raise E(a.loc, f"'{what}': don't care argument for its parameter {name}, which is not out (p4c: type error)")

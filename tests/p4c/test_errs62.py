@@ -14,7 +14,25 @@ direct counters/meters, action profiles/selectors, ``switch`` on ``action_run``.
 * const entries of a table keyed by a plain enum: p4c takes the enum's members (its error, when
   the table is applied, is the enum's width at its declaration) and refuses other values ("'Entry'"
   type error); ours took the key as bit<32>: "expected bit<32>, got EE" at the entry, and an
-  integer accepted (elab_entries ``entry_match``).
+  integer accepted (elab_entries ``entry_match``);
+* an annotation or ``const`` before a table's ``key`` or ``actions`` is p4c's syntax error
+  ("unexpected KEY"); ours took it (parser_tables);
+* a cast to a serializable enum as a const entry's action argument (``a1((EN)8w7)``, a member's
+  value too, or a constant holding one) is p4c's "unsupported argument expression" where the table
+  is kept; a cast between ``bool`` and a serializable enum (``(bool)EB.A`` of an ``enum bit<1>``,
+  ``(EB)true``) is p4c's type error (elab_casts);
+* a struct/header/union field of an extern type (a typedef of one too; not one with type arguments,
+  which p4c takes while unused) is "Field 'e' of 'struct es_t' cannot have type 'Ex'" (checks_decls);
+* an abstract method's body does not see the control's local variables ("q: declaration not
+  found") and cannot call its actions; a user extern's constructor argument must be a compile-time
+  constant (elab_externs; ours named the call later, "could not convert expression to Json");
+* ``_`` for an extern parameter that is not ``out`` (``r.write(0, _)``, ``clone(.., _)``,
+  ``random(r, _, 8w5)``, ``hash``'s base, ``truncate(_)``) is p4c's type error (extern_params
+  ``dontcare_inputs``);
+* ``@max_group_size`` takes one integer literal (p4c's syntax error; ours died with a ValueError).
+
+Also fixed (diffcases/errs62.py): ``r.read(_, 0)`` in a parser state dropped every packet on
+checkmate-switch (its hidden local written as a control local).
 """
 from __future__ import annotations
 
@@ -112,3 +130,94 @@ def test_no_annotation_or_const_before_a_tables_key_or_actions(prop, word, tmp_p
     ok = program(locals="    table t {\n        key = { hdr.h.a: exact; }\n        actions = { NoAction; }\n"
                         "        @foo const size = 16;\n    }", body="        t.apply();")
     compile_source(ok, "prog.p4")
+
+
+_SE = "enum bit<8> EN { A = 1, B = 2 }"
+_SE_T = "    action a1(EN e) { hdr.h.a = (bit<8>)e; }\n    table t { key = { hdr.h.a: exact; } actions = { a1; } %s }"
+
+
+@pytest.mark.parametrize("top, props", [
+    (_SE, "const entries = { 1: a1((EN)8w7); }"),
+    (_SE, "const entries = { 1: a1((EN)8w1); }"),   # (a member's value too)
+    (_SE + " const EN K = (EN)8w7;", "const entries = { 1: a1(K); }"),   # (named at the constant's value)
+])
+def test_a_cast_to_a_serializable_enum_as_an_entrys_action_argument(top, props, tmp_path):
+    src = program(top=top, locals=_SE_T % props, body="        t.apply();")
+    assert_refused_as_p4c(src, "(EN)8w", r"unsupported argument expression", tmp_path)
+    # an unapplied table, and a default action, take it
+    for ok in (program(top=top, locals=_SE_T % props),
+               program(top=_SE, locals=_SE_T % "default_action = a1((EN)8w7);", body="        t.apply();")):
+        compile_source(ok, "prog.p4")
+        assert p4c_accepts(ok, tmp_path) in (None, True)
+
+
+@pytest.mark.parametrize("body, culprit", [
+    ("bool b = (bool)EB.A; if (b) { hdr.h.a = 1; }", "(bool)EB.A"),
+    ("EB e = EB.A; bool b = (bool)e; if (b) { hdr.h.a = 1; }", "(bool)e"),
+    ("EB e = (EB)true; hdr.h.a = (bit<8>)(bit<1>)e;", "(EB)true"),
+])
+def test_no_cast_between_bool_and_a_serializable_enum(body, culprit, tmp_path):
+    src = program(top="enum bit<1> EB { A = 1 }", body="        " + body)
+    assert_refused_as_p4c(src, culprit, r"cannot cast (EB to bool|bool to EB)", tmp_path)
+    ok = program(top="enum bit<1> EB { A = 1 }", body="        bool b = (bool)(bit<1>)EB.A; if (b) { hdr.h.a = 1; }")
+    compile_source(ok, "prog.p4")
+
+
+@pytest.mark.parametrize("top", [
+    "extern Ex { Ex(); void f(); } struct es_t { Ex e; }",
+    "extern Ex { Ex(); void f(); } typedef Ex ExT; struct es_t { ExT e; }",
+])
+def test_a_field_of_an_extern_type(top, tmp_path):
+    src = program(top=top)
+    assert_refused_as_p4c(src, "struct es_t", r"Field 'e' of 'struct es_t' cannot have type 'Ex'", tmp_path)
+    ok = program(top="struct es_t { register<bit<8>> r; }")   # (with type arguments, unused: p4c takes it)
+    compile_source(ok, "prog.p4")
+    assert p4c_accepts(ok, tmp_path) in (None, True)
+
+
+_AB = "extern Ab { Ab(); abstract bit<8> f(in bit<8> x); bit<8> g(); }"
+
+
+@pytest.mark.parametrize("locals_, body, culprit, words", [
+    ("    bit<8> q = 3;", "return q;", "Ab() ab", r"q: declaration not found"),
+    ("    action aq() { }", "aq(); return x;", "Ab() ab", r"aq: Functions cannot call actions"),
+])
+def test_what_an_abstract_method_body_does_not_see(locals_, body, culprit, words, tmp_path):
+    src = program(top=_AB, locals=locals_ + "\n    Ab() ab = { bit<8> f(in bit<8> x) { %s } };" % body,
+                  body="        hdr.h.a = ab.g();")
+    assert_refused_as_p4c(src, culprit, words, tmp_path)
+
+
+@pytest.mark.parametrize("locals_, culprit", [
+    ("    Ex(hdr.h.a) ex;", "Ex(hdr"),
+    ("    bit<8> q = 3;\n    Ex(q) ex;", "Ex(q)"),
+    ("    Ex((bit<8>)sm.ingress_port) ex;", "Ex((bit"),
+])
+def test_a_user_extern_constructor_argument_must_be_constant(locals_, culprit, tmp_path):
+    src = program(top="extern Ex { Ex(bit<8> a); bit<8> f(); }", locals=locals_)
+    assert_refused_as_p4c(src, culprit, r"cannot evaluate to a compile-time constant", tmp_path)
+
+
+@pytest.mark.parametrize("locals_, body, culprit", [
+    ("    register<bit<8>>(4) r;", "r.write(0, _);", "r.write"),
+    ("", "clone(CloneType.I2E, _);", "clone("),
+    ("", "random(hdr.h.a, _, 8w5);", "random("),
+    ("", "hash(hdr.h.b, HashAlgorithm.crc16, _, { hdr.h.a }, 32w100);", "hash("),
+    ("", "truncate(_);", "truncate("),
+])
+def test_dont_care_for_an_extern_parameter_that_is_not_out(locals_, body, culprit, tmp_path):
+    src = program(locals=locals_, body="        " + body)
+    assert_refused_as_p4c(src, culprit, r"don't care argument for its parameter", tmp_path)
+    ok = program(locals="    register<bit<8>>(4) r;\n    action a(in bit<8> x) { hdr.h.a = x; }",
+                 body="        r.read(_, 0); random(_, 8w0, 8w5); a(_);")   # (out parameters, and an action's in)
+    compile_source(ok, "prog.p4")
+    assert p4c_accepts(ok, tmp_path) in (None, True)
+
+
+@pytest.mark.parametrize("anno", ['@max_group_size("4")', "@max_group_size(2 + 2)", "@max_group_size(N)",
+                                  "@max_group_size(4, 5)", "@max_group_size()"])
+def test_max_group_size_takes_one_integer_literal(anno, tmp_path):
+    src = program(top="const bit<32> N = 4;", locals=f"    {anno} action_selector(HashAlgorithm.crc16, 32w16, 32w8) as;\n"
+                  "    table t { key = { hdr.h.a: exact; hdr.h.b: selector; } actions = { NoAction; } implementation = as; }",
+                  body="        t.apply();")
+    assert_refused_as_p4c(src, anno, r"@max_group_size takes one integer literal", tmp_path)   # (was a ValueError)
