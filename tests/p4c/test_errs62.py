@@ -56,6 +56,8 @@ def _parser(src: str, plocals: str, start: str, trans: str = "transition accept;
     ("bit<8> t; r.read(t, 0); verify(t == 0, error.NoMatch);", "transition accept;", ""),
     ("r.read(t, 0);", "transition select(t) { 1: reject; default: accept; }", ""),
     ("r.read(t, 0);", "transition s1;", "    state s1 { hdr.h.a = t; transition accept; }"),
+    ("if (hdr.h.a == 1) { r.read(hdr.h.c, 0); }", "transition accept;", ""),   # (in a branch)
+    ("meta_t l; r.read(l.x, 0); hdr.h.c = l.x;", "transition accept;", ""),
 ])
 def test_a_live_register_read_in_a_parser_is_refused(start, trans, states, tmp_path):
     src = _parser(program(), _R + " bit<8> t;", start, trans, states)
@@ -69,9 +71,13 @@ def test_a_live_register_read_in_a_parser_is_refused(start, trans, states, tmp_p
     "r.read(hdr.h.c, 0); hdr.h.c = 3;",
     "r.read(m.x, 0); m.x = 3;",
     "r.read(t, 0);",   # (a parser-level local nothing reads)
+    "r.read(hdr.h.a, 0); pkt.extract(hdr.h);",   # (overwritten by an extract, a function's out argument)
+    "r.read(m.x, 0); f(m.x);",
+    "if (hdr.h.a == 1) { bit<8> u; r.read(u, 0); }",
+    "if (hdr.h.a == 1) { r.read(m.x, 0); m.x = 1; }",
 ])
 def test_a_dead_register_read_in_a_parser_compiles(start, tmp_path):
-    src = _parser(program(), _R + " bit<8> t;", start)
+    src = _parser(program(top="void f(inout bit<8> x) { x = 1; }"), _R + " bit<8> t;", start)
     compile_source(src, "prog.p4")
     assert p4c_accepts(src, tmp_path) in (None, True)
 
