@@ -354,6 +354,11 @@ class ExternRules:
             binds.update(zip(m.tparams, (self.resolve_type(x) for x in call.targs)))
         generic = set(m.get("tparams") or ()) | set(decl.get("tparams") or ())
         for p, a in bound[id(m)]:
+            if a.kind == "dontcare":   # (p4c: a temporary for an out one, a type error for another; errs62 h_dc_*)
+                if p.direction == "out":
+                    continue
+                raise E(a.loc, f"'{what}': don't care argument for its parameter {p.name}, which is not out "
+                               "(p4c: type error)")
             if p.type.kind == "typename" and p.type.name in binds and p.direction not in ("out", "inout"):
                 self.coerce(self.expr(a, scope), binds[p.type.name], a.loc)   # Ex<bit<8>>: T is bit<8>
             elif p.type.kind == "typename" and p.type.name in generic or p.type.kind == "dontcare":

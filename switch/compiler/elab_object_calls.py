@@ -91,8 +91,8 @@ class ObjectCallRules:
         if kind == "direct_meter" and m == "read":
             if len(args) != 1:
                 raise E(call.loc, "direct_meter.read(result) takes one argument")
-            lv, lt = self.out_lvalue(args[0], scope, call.loc)
             want = getattr(self, "direct_meter_types", {}).get(rec["name"])
+            lv, lt = self.out_lvalue(args[0], scope, call.loc, want)   # (`dm.read(_)`: p4c; errs62 h_dc_*)
             if lt[0] == "struct":   # p4c's result_target is a name, not a field: simple_switch dies loading it
                 self.load_refusal(args[0].loc, f"{rec['name']}.read into a struct: Json::LogicError (simple_switch refuses p4c's JSON)")
             if want is not None and lt != want:

@@ -96,6 +96,9 @@ class PacketRules:
                                                {"s": "extract", "h": var, "hdr": t[1], "siblings": []}]}
             return {"s": "extract", "h": ir, "hdr": t[1], "siblings": self.union_siblings(ir)}
         if m == "advance":
+            if call.args and call.args[0].kind == "dontcare":   # (p4c's type error 'pkt.advance'; errs62 h_dc_advance)
+                raise E(call.args[0].loc, f"'{expr_text(call.fn)}': don't care argument for its parameter "
+                                          "sizeInBits, which is not out (p4c: type error)")
             if len(call.args) != 1:
                 raise E(call.loc, "advance(bits) takes one argument")
             return {"s": "advance", "bits": self.coerce(self.expr(call.args[0], scope), ["bit", 32],

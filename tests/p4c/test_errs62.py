@@ -227,3 +227,15 @@ def test_max_group_size_takes_one_integer_literal(anno, tmp_path):
                   "    table t { key = { hdr.h.a: exact; hdr.h.b: selector; } actions = { NoAction; } implementation = as; }",
                   body="        t.apply();")
     assert_refused_as_p4c(src, anno, r"@max_group_size takes one integer literal", tmp_path)   # (was a ValueError)
+
+
+@pytest.mark.parametrize("top, locals_, body, culprit", [
+    ("extern void efi(in bit<8> x);", "", "efi(_);", "efi(_)"),
+    ("extern Ex { Ex(); void fi(in bit<8> x); }", "    Ex() ex;", "ex.fi(_);", "ex.fi(_)"),
+    ("", "", "", "pkt.advance(_)"),
+])
+def test_dont_care_for_a_user_externs_in_parameter_or_advance(top, locals_, body, culprit, tmp_path):
+    src = program(top=top, locals=locals_, body="        " + body)
+    if not body:
+        src = src.replace("pkt.extract(hdr.h);", "pkt.extract(hdr.h); pkt.advance(_);")
+    assert_refused_as_p4c(src, culprit, r"don't care argument for its parameter", tmp_path)
