@@ -319,8 +319,14 @@ class ExternRules:
         hidden -= {p.name for p in f.params}
         for n in _walk(f.body):
             if n.kind == "name" and n.name in hidden:
-                raise E(n.loc, f"{n.name}: declaration not found (an abstract method's body does not see the "
+                err = E(n.loc, f"{n.name}: declaration not found (an abstract method's body does not see the "
                                "control's local variables, p4c)")
+                ctx = getattr(self, "ctx", None) or {}
+                if ctx.get("kind") == "control" and ctx.get("sub"):   # (p4c: not in a sub-control nothing
+                    # applies -- errs16_abstract_methods_initializer, errs62 ab2_*; defer_error)
+                    self.__dict__.setdefault("block_errors", {}).setdefault(ctx["block"], err)
+                    return
+                raise err
             callee = n.get("fn") if n.kind == "call" else None
             if isinstance(callee, Node) and callee.kind == "name" and (scope.lookup(callee.name) or ("",))[0] == "action":
                 raise E(n.loc, f"{callee.name}: Functions cannot call actions (in an abstract method's body, p4c)")
