@@ -78,6 +78,12 @@ class PacketRules:
                 return {"s": "block", "body": []}
             if t[0] != "header":
                 raise E(a.loc, f"extract into a value of type {tstr(t)}, expected a header")
+            if ir.get("op") == "stack_idx" and ir["i"].get("op") != "const" and self.fold(ir["i"]) is None:
+                # `pkt.extract(hdr.s[i])` at a run-time index: p4c compiles it, simple_switch refuses
+                # its JSON ("Json::LogicError: Type is not convertible to string"; errs62 a_ex_stack_*)
+                self.load_refusal(a.loc, f"{expr_text(a)}: an extract into a stack element at a run-time index "
+                                         "(simple_switch refuses p4c's JSON: Json::LogicError 'Type is not "
+                                         "convertible to string')")
             self.check_type_args(call, [t], "packet_in.extract")
             if self.headers[t[1]].get("varbit"):
                 self.varbit_extract(call.loc, t[1])
