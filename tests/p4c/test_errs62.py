@@ -249,3 +249,13 @@ def test_an_abstract_method_reading_a_control_local_in_a_sub_control(tmp_path):
     unapplied = program(top=sub)   # (p4c removes the sub-control first: errs16_abstract_methods_initializer)
     compile_source(unapplied, "prog.p4")
     assert p4c_accepts(unapplied, tmp_path) in (None, True)
+
+
+@pytest.mark.parametrize("top, body, words", [
+    ("extern Ex { Ex(); void f(); }", "Ex e;", r"e: cannot declare variables of type 'Ex'"),
+    ("typedef counter CT;", "CT c;", r"c: cannot declare variables of type 'counter'"),
+    ("extern Ex { Ex(); void f(); }", "tuple<Ex> t;", r"Ex: not supported as a tuple field"),
+])
+def test_a_local_variable_of_an_extern_type(top, body, words, tmp_path):
+    src = program(top=top, body="        " + body)
+    assert_refused_as_p4c(src, body, words, tmp_path)
