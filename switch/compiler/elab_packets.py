@@ -78,8 +78,10 @@ class PacketRules:
                 return {"s": "block", "body": []}
             if t[0] != "header":
                 raise E(a.loc, f"extract into a value of type {tstr(t)}, expected a header")
-            if ir.get("op") == "stack_idx" and ir["i"].get("op") != "const" and self.fold(ir["i"]) is None:
-                # `pkt.extract(hdr.s[i])` at a run-time index: p4c compiles it, simple_switch refuses
+            if ir.get("op") == "stack_idx" and self.fold(ir["i"]) is None and a.kind == "index" \
+                    and a.index.kind in ("name", "member"):
+                # `pkt.extract(hdr.s[i])` at a field or variable index (`hdr.h.a`, `hdr.s.lastIndex`; a
+                # computed one goes through a temporary, below): p4c compiles it, simple_switch refuses
                 # its JSON ("Json::LogicError: Type is not convertible to string"; errs62 a_ex_stack_*)
                 self.load_refusal(a.loc, f"{expr_text(a)}: an extract into a stack element at a run-time index "
                                          "(simple_switch refuses p4c's JSON: Json::LogicError 'Type is not "

@@ -5,7 +5,7 @@
   ``hdr.s.lastIndex``): p4c writes the index expression where simple_switch wants a header's name
   and simple_switch dies loading the JSON ("Json::LogicError: Type is not convertible to string");
   checkmate-switch loaded it (elab_packets; ``elab_load_refusals.load_refusal``).  A constant index,
-  ``hdr.s.next`` and an unreachable state's extract load.
+  ``hdr.s.next`` and a computed index (p4c extracts into a temporary copy) load.
 """
 from __future__ import annotations
 
@@ -31,6 +31,8 @@ REFUSED = {
 LOADED = {
     "extract_at_a_constant_index": _st("pkt.extract(hdr.s[1]); transition accept;"),
     "extract_next": _st("pkt.extract(hdr.s.next); transition accept;"),
+    # (a computed index: p4c extracts into a temporary copy: errs18_extract_into_a_stack_element_at_a_computed_index)
+    "extract_at_a_computed_index": _st("pkt.extract(hdr.s[hdr.h.a[1:0]]); transition accept;"),
 }
 
 DIES = {}
