@@ -191,30 +191,50 @@ def _writes(st: Node, name: str) -> bool:
     return False
 
 
+def _chain(stmts, call, out):
+    """``out`` filled with the (statements, index) levels from ``stmts`` down to the statement
+    that is ``call`` (blocks and ``if`` branches entered); True when found."""
+    for i, st in enumerate(stmts):
+        if st.kind == "call_stmt" and st.call is call:
+            out.append((stmts, i))
+            return True
+        for sub in ([st.then, st.get("els")] if st.kind == "if" else [st] if st.kind == "block" else []):
+            inner = list(flat(sub)) if sub is not None else []
+            if inner and _chain(inner, call, out):
+                out.append((stmts, i))
+                return True
+    return False
+
+
 def parser_read_dead(call: Node, state: Node, states, parser_locals: set) -> bool:
     """Whether p4c's mid-end removes ``call``, a ``register.read`` statement of parser state
-    ``state``: its result is ``_``, or is overwritten whole in the state before anything reads
-    it, or is a local of the state or of the parser (``parser_locals``) that nothing after the
-    call in the state, its transition or another state reads.  A result in an ``out``/``inout``
-    parameter (headers, metadata) is read after the parser: kept (and refused) unless overwritten."""
+    ``state``: its result is ``_``, or is overwritten whole after it (an assignment, or a call
+    given it or a header holding it -- ``pkt.extract(hdr.h)``, a function's out argument -- in the
+    branch or the state) before anything reads it, or is a local of the state or of the parser
+    (``parser_locals``) that nothing after the call in the state, its transition or another state
+    reads.  A result in an ``out``/``inout`` parameter (headers, metadata) is read after the
+    parser: kept (and refused) unless overwritten."""
     res = call.args[0] if call.get("args") else None
     if isinstance(res, Node) and res.kind == "dontcare":
         return True
     p = path(res.a if isinstance(res, Node) and res.kind == "slice" else res)
-    stmts = list(flat(state.stmts))
-    at = next((i for i, st in enumerate(stmts) if st.kind == "call_stmt" and st.call is call), None)
-    if p is None or at is None:   # (in a branch: left kept)
+    levels: list = []
+    if p is None or not _chain(list(flat(state.stmts)), call, levels):
         return False
-    for st in stmts[at + 1:]:
-        whole = st.kind == "assign" and st.lhs.kind != "slice" and path(st.lhs) is not None
-        if _overlaps(p, _reads(st.rhs if whole else st, set())):
-            return False
-        if whole and (path(st.lhs) == p or p.startswith(path(st.lhs) + ".")):
-            return True
+    for stmts, at in levels:   # (innermost first)
+        for st in stmts[at + 1:]:
+            whole = st.kind == "assign" and st.lhs.kind != "slice" and path(st.lhs) is not None
+            covered = [path(st.lhs)] if whole else [path(a) for a in st.call.get("args") or ()] \
+                if st.kind == "call_stmt" else []
+            if any(q is not None and (q == p or p.startswith(q + ".")) for q in covered):
+                return True   # (a call given it is taken as writing it: p4c's side of the doubt)
+            if _overlaps(p, _reads(st.rhs if whole else st, set())):
+                return False
     if _overlaps(p, _reads(state.transition, set())):
         return False
+    stmts, at = levels[-1]
     root = _root(p)
-    if any(st.kind == "var" and st.name == root for st in stmts[:at]):
+    if any(st.kind == "var" and st.name == root for lv, i in levels for st in lv[:i]):
         return True
     return root in parser_locals and not any(
         _overlaps(root, _reads(s, set())) for s in states if s is not state)

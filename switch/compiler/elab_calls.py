@@ -334,7 +334,19 @@ class CallRules:
             if p["t"] == ["extern", "packet_in"]:
                 continue  # the sub-parser continues on the same packet and offset
             dirs.append(p.get("pdir") or "in")
-            if p.get("copy_out"):
+            if arg.kind == "dontcare" and p.get("pdir") in ("out", "inout") and \
+                    self.ctx.get("dontcare_decls") is not None:
+                # `sp.apply(pkt, _)`: p4c gives the out argument a temporary (errs62 h_dc_subparser_out)
+                arg = None
+                lv, lt = self.dontcare_local(p["t"]), p["t"]
+            if arg is None and p.get("copy_out"):
+                outs.append(lv)
+                args.append(lv if p["copy_out"] == "inout" else {"op": "const", "v": 0, "t": p["t"]})
+            elif arg is None:
+                args.append(lv)
+                if p.get("out_header"):
+                    invalid.append(lv)
+            elif p.get("copy_out"):
                 lv, lt = self.lvalue(arg, scope)
                 if lt != p["t"]:
                     raise E(arg.loc, f"argument for {p['copy_out']} parameter {p['name']} has type "

@@ -319,8 +319,14 @@ class ExternRules:
         hidden -= {p.name for p in f.params}
         for n in _walk(f.body):
             if n.kind == "name" and n.name in hidden:
-                raise E(n.loc, f"{n.name}: declaration not found (an abstract method's body does not see the "
+                err = E(n.loc, f"{n.name}: declaration not found (an abstract method's body does not see the "
                                "control's local variables, p4c)")
+                ctx = getattr(self, "ctx", None) or {}
+                if ctx.get("kind") == "control" and ctx.get("sub"):   # (p4c: not in a sub-control nothing
+                    # applies -- errs16_abstract_methods_initializer, errs62 ab2_*; defer_error)
+                    self.__dict__.setdefault("block_errors", {}).setdefault(ctx["block"], err)
+                    return
+                raise err
             callee = n.get("fn") if n.kind == "call" else None
             if isinstance(callee, Node) and callee.kind == "name" and (scope.lookup(callee.name) or ("",))[0] == "action":
                 raise E(n.loc, f"{callee.name}: Functions cannot call actions (in an abstract method's body, p4c)")
@@ -354,6 +360,11 @@ class ExternRules:
             binds.update(zip(m.tparams, (self.resolve_type(x) for x in call.targs)))
         generic = set(m.get("tparams") or ()) | set(decl.get("tparams") or ())
         for p, a in bound[id(m)]:
+            if a.kind == "dontcare":   # (p4c: a temporary for an out one, a type error for another; errs62 h_dc_*)
+                if p.direction == "out":
+                    continue
+                raise E(a.loc, f"'{what}': don't care argument for its parameter {p.name}, which is not out "
+                               "(p4c: type error)")
             if p.type.kind == "typename" and p.type.name in binds and p.direction not in ("out", "inout"):
                 self.coerce(self.expr(a, scope), binds[p.type.name], a.loc)   # Ex<bit<8>>: T is bit<8>
             elif p.type.kind == "typename" and p.type.name in generic or p.type.kind == "dontcare":

@@ -11,16 +11,17 @@ from .ast import Node
 from .extern_params import by_position, dontcare_inputs, METHODS
 from .elab_common import BOOL, E, expr_text, is_bits, tstr
 from .elab_ctor import _register_type
-from .deparser_defuse import flat, parser_read_dead
+from .checks_walk import _walk
+from .deparser_defuse import parser_read_dead
 from .elab_load_refusals import BMV2_JSON_ARRAY
 
 
 class ObjectCallRules:
     def _parser_read_dead(self, call: Node) -> bool:
-        """A register read of a parser state that p4c's mid-end removes (one in a function or a
-        branch is left to run, as before)."""
+        """A register read of a parser state that p4c's mid-end removes (one in a function the
+        state calls is left to run, as before)."""
         st, p = self.ctx.get("state_node"), self.ctx.get("parser_node")
-        return st is None or p is None or not any(x.kind == "call_stmt" and x.call is call for x in flat(st.stmts)) or \
+        return st is None or p is None or not any(x is call for x in _walk(st.stmts)) or \
             parser_read_dead(call, st, p.states, self.ctx.get("parser_locals", set()))
 
     def object_call(self, ent, m: str, call: Node, scope) -> dict:
@@ -90,8 +91,8 @@ class ObjectCallRules:
         if kind == "direct_meter" and m == "read":
             if len(args) != 1:
                 raise E(call.loc, "direct_meter.read(result) takes one argument")
-            lv, lt = self.out_lvalue(args[0], scope, call.loc)
             want = getattr(self, "direct_meter_types", {}).get(rec["name"])
+            lv, lt = self.out_lvalue(args[0], scope, call.loc, want)   # (`dm.read(_)`: p4c; errs62 h_dc_*)
             if lt[0] == "struct":   # p4c's result_target is a name, not a field: simple_switch dies loading it
                 self.load_refusal(args[0].loc, f"{rec['name']}.read into a struct: Json::LogicError (simple_switch refuses p4c's JSON)")
             if want is not None and lt != want:

@@ -78,6 +78,14 @@ class PacketRules:
                 return {"s": "block", "body": []}
             if t[0] != "header":
                 raise E(a.loc, f"extract into a value of type {tstr(t)}, expected a header")
+            if ir.get("op") == "stack_idx" and self.fold(ir["i"]) is None and a.kind == "index" \
+                    and a.index.kind in ("name", "member"):
+                # `pkt.extract(hdr.s[i])` at a field or variable index (`hdr.h.a`, `hdr.s.lastIndex`; a
+                # computed one goes through a temporary, below): p4c compiles it, simple_switch refuses
+                # its JSON ("Json::LogicError: Type is not convertible to string"; errs62 a_ex_stack_*)
+                self.load_refusal(a.loc, f"{expr_text(a)}: an extract into a stack element at a run-time index "
+                                         "(simple_switch refuses p4c's JSON: Json::LogicError 'Type is not "
+                                         "convertible to string')")
             self.check_type_args(call, [t], "packet_in.extract")
             if self.headers[t[1]].get("varbit"):
                 self.varbit_extract(call.loc, t[1])
@@ -96,6 +104,9 @@ class PacketRules:
                                                {"s": "extract", "h": var, "hdr": t[1], "siblings": []}]}
             return {"s": "extract", "h": ir, "hdr": t[1], "siblings": self.union_siblings(ir)}
         if m == "advance":
+            if call.args and call.args[0].kind == "dontcare":   # (p4c's type error 'pkt.advance'; errs62 h_dc_advance)
+                raise E(call.args[0].loc, f"'{expr_text(call.fn)}': don't care argument for its parameter "
+                                          "sizeInBits, which is not out (p4c: type error)")
             if len(call.args) != 1:
                 raise E(call.loc, "advance(bits) takes one argument")
             return {"s": "advance", "bits": self.coerce(self.expr(call.args[0], scope), ["bit", 32],

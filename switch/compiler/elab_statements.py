@@ -210,6 +210,12 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
                 raise E(s.loc, f"{s.name}: cannot declare variables of type int (use bit<N>, or a const)")
             if t == ["string"] or t == VOID:
                 raise E(s.loc, f"{s.name}: cannot declare variables of type {tstr(t)}")
+            if t[0] == "list" and any(x[0] == "extern" for x in t[1]):
+                raise E(s.loc, f"{next(x[1] for x in t[1] if x[0] == 'extern')}: not supported as a tuple field (p4c)")
+            if t[0] == "extern":
+                # (p4c, unused too: "e: cannot declare variables of type 'Ex' (consider using an
+                # instantiation)", "Ex: not supported as a tuple field"; errs62 h_xt_*)
+                raise E(s.loc, f"{s.name}: cannot declare variables of type '{tstr(t)}' (consider using an instantiation)")
             self.tmp += 1
             py = f"v{self.tmp}_{s.name}"
             if self.ctx.get("ctl_local"):

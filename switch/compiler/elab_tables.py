@@ -331,12 +331,13 @@ class TableRules(EntryRules):
                                f"for its directional parameters, got {len(a.args)}")
             bound = []
             for arg, p in zip(a.args, dparams):
-                if p["dir"] == "out" and arg.kind == "dontcare":
-                    # `_` for an out parameter: the value goes to a hidden control local
+                if p["dir"] in ("out", "inout") and arg.kind == "dontcare":
+                    # `_` for an out (or inout: p4c too, errs62 h_dc_table_bound) parameter: the value
+                    # goes to a hidden control local
                     self.tmp += 1
                     py = f"L.v{self.tmp}__dontcare"
                     self.ctx.setdefault("extra_locals", []).append({"s": "decl", "n": py, "t": p["t"], "init": None})
-                    bound.append({"dir": "out", "e": {"op": "var", "n": py, "t": p["t"]}})
+                    bound.append({"dir": p["dir"], "e": {"op": "var", "n": py, "t": p["t"]}})
                     continue
                 if p["dir"] in ("out", "inout"):
                     lv, lt = self.lvalue(arg, scope)

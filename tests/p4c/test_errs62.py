@@ -56,6 +56,8 @@ def _parser(src: str, plocals: str, start: str, trans: str = "transition accept;
     ("bit<8> t; r.read(t, 0); verify(t == 0, error.NoMatch);", "transition accept;", ""),
     ("r.read(t, 0);", "transition select(t) { 1: reject; default: accept; }", ""),
     ("r.read(t, 0);", "transition s1;", "    state s1 { hdr.h.a = t; transition accept; }"),
+    ("if (hdr.h.a == 1) { r.read(hdr.h.c, 0); }", "transition accept;", ""),   # (in a branch)
+    ("meta_t l; r.read(l.x, 0); hdr.h.c = l.x;", "transition accept;", ""),
 ])
 def test_a_live_register_read_in_a_parser_is_refused(start, trans, states, tmp_path):
     src = _parser(program(), _R + " bit<8> t;", start, trans, states)
@@ -69,9 +71,13 @@ def test_a_live_register_read_in_a_parser_is_refused(start, trans, states, tmp_p
     "r.read(hdr.h.c, 0); hdr.h.c = 3;",
     "r.read(m.x, 0); m.x = 3;",
     "r.read(t, 0);",   # (a parser-level local nothing reads)
+    "r.read(hdr.h.a, 0); pkt.extract(hdr.h);",   # (overwritten by an extract, a function's out argument)
+    "r.read(m.x, 0); f(m.x);",
+    "if (hdr.h.a == 1) { bit<8> u; r.read(u, 0); }",
+    "if (hdr.h.a == 1) { r.read(m.x, 0); m.x = 1; }",
 ])
 def test_a_dead_register_read_in_a_parser_compiles(start, tmp_path):
-    src = _parser(program(), _R + " bit<8> t;", start)
+    src = _parser(program(top="void f(inout bit<8> x) { x = 1; }"), _R + " bit<8> t;", start)
     compile_source(src, "prog.p4")
     assert p4c_accepts(src, tmp_path) in (None, True)
 
@@ -221,3 +227,35 @@ def test_max_group_size_takes_one_integer_literal(anno, tmp_path):
                   "    table t { key = { hdr.h.a: exact; hdr.h.b: selector; } actions = { NoAction; } implementation = as; }",
                   body="        t.apply();")
     assert_refused_as_p4c(src, anno, r"@max_group_size takes one integer literal", tmp_path)   # (was a ValueError)
+
+
+@pytest.mark.parametrize("top, locals_, body, culprit", [
+    ("extern void efi(in bit<8> x);", "", "efi(_);", "efi(_)"),
+    ("extern Ex { Ex(); void fi(in bit<8> x); }", "    Ex() ex;", "ex.fi(_);", "ex.fi(_)"),
+    ("", "", "", "pkt.advance(_)"),
+])
+def test_dont_care_for_a_user_externs_in_parameter_or_advance(top, locals_, body, culprit, tmp_path):
+    src = program(top=top, locals=locals_, body="        " + body)
+    if not body:
+        src = src.replace("pkt.extract(hdr.h);", "pkt.extract(hdr.h); pkt.advance(_);")
+    assert_refused_as_p4c(src, culprit, r"don't care argument for its parameter", tmp_path)
+
+
+def test_an_abstract_method_reading_a_control_local_in_a_sub_control(tmp_path):
+    sub = ("extern Ab { Ab(); abstract bit<8> f(in bit<8> x); bit<8> g(); }\ncontrol U(inout bit<8> v) {\n"
+           "    bit<8> q = 3;\n    Ab() ab = { bit<8> f(in bit<8> x) { return q; } };\n    apply { v = v + q; }\n}")
+    src = program(top=sub, locals="    U() u;", body="        u.apply(hdr.h.a);")
+    assert_refused_as_p4c(src, "return q;", r"q: declaration not found", tmp_path)
+    unapplied = program(top=sub)   # (p4c removes the sub-control first: errs16_abstract_methods_initializer)
+    compile_source(unapplied, "prog.p4")
+    assert p4c_accepts(unapplied, tmp_path) in (None, True)
+
+
+@pytest.mark.parametrize("top, body, words", [
+    ("extern Ex { Ex(); void f(); }", "Ex e;", r"e: cannot declare variables of type 'Ex'"),
+    ("typedef counter CT;", "CT c;", r"c: cannot declare variables of type 'counter'"),
+    ("extern Ex { Ex(); void f(); }", "tuple<Ex> t;", r"Ex: not supported as a tuple field"),
+])
+def test_a_local_variable_of_an_extern_type(top, body, words, tmp_path):
+    src = program(top=top, body="        " + body)
+    assert_refused_as_p4c(src, body, words, tmp_path)

@@ -37,3 +37,26 @@ CASES.append(case("errs62_dead_register_reads_in_a_parser", CAT, program(
         transition accept;
     }"""),
     frames=VALUES))
+
+# `_` where p4c gives the argument a temporary: a direct meter's result (`dm.read(_)`), an inout
+# parameter bound in a table's actions list (`a2(_)`), a sub-parser's out header (`sp.apply(pkt, _)`,
+# which consumes the header's bytes); checkmate-p4c said "expression cannot be assigned to"
+# (elab_object_calls, elab_tables, elab_calls.apply_subparser).
+CASES.append(case("errs62_dont_care_temporaries", CAT, program(
+    "        t.apply();\n",
+    top="parser SP(packet_in p, out h_t x) { state start { p.extract(x); transition accept; } }\n",
+    ingress_decls="    direct_meter<bit<8>>(MeterType.packets) dm;\n"
+                  "    action a1() { dm.read(_); hdr.h.b = 0x42; }\n"
+                  "    action a2(inout bit<8> x) { x = x + 1; hdr.h.c = 0x77; }\n"
+                  "    table t { key = { hdr.h.a: exact; } actions = { a1; a2(_); }\n"
+                  "              const entries = { 1: a1(); 0xff: a1(); } meters = dm; }\n",
+    parser="    SP() sp;\n" + start_state() + """
+    state parse_h {
+        pkt.extract(hdr.h);
+        transition select(hdr.h.a) { 0x10: skip; default: accept; }
+    }
+    state skip {
+        sp.apply(pkt, _);
+        transition accept;
+    }"""),
+    frames=VALUES))
