@@ -138,6 +138,10 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
                 t in ("header", "stack") and "[*]" not in (ir_path(a["e"]) or "[*]"):
             aliased = a["dir"] == "in" and any(overlap(w, ir_path(a["e"])) for w in written)
             (copied if aliased else args)[a["py"]] = instance_temp(call, a) if aliased else a["e"]
+        elif t in ("bit", "int", "bool") and a["e"].get("op") != "slice" and "[*]" not in (ir_path(a["e"]) or "[*]") \
+                and not any(b is not a and overlap(ir_path(b["e"]) or "", ir_path(a["e"])) for b in call["args"]
+                            if b["dir"] != "in" or a["dir"] != "in"):
+            args[a["py"]] = a["e"]   # (a scalar is used in place where no other argument overlaps it: K_out_meta)
     dests = {a["py"] for a in call["args"] if a.get("py") in args and a["dir"] in ("out", "inout")}
     args.update(copied)
     # (a local of the body -- p4c's control local after inlining -- is read as the body left it: the
@@ -149,8 +153,9 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
     seq[0] += 1
 
     def root(path: str) -> str:   # (a kept local by its first name)
-        r = path.split(".")[0].split("[")[0]
-        return r[2:] if r.startswith("L.") and r[2:] in kept else r
+        pre = "L." if path.startswith("L.") else ""
+        r = pre + path[len(pre):].split(".")[0].split("[")[0]
+        return r[2:] if pre and r[2:] in kept else r
     out = {}
     for path, val in end.items():
         if root(path) not in dests or any(
