@@ -4,7 +4,9 @@ p4c 1.2.4.8 inlines each sub-control body at its apply before LocalCopyPropagati
 copies :func:`.switch_copies.propagate_copies` carries past a single-case switch reach into the
 body (:func:`specialize_subcontrols`: a body of its own per apply that sees different copies), and
 copies a body leaves at its end reach the inliner's copy-back of an ``out``/``inout`` parameter
-(:func:`copy_back_copies`).  Split from :mod:`.switch_copies` (which carries the copies inside
+(:func:`copy_back_copies`) and the statements after the apply (:func:`end_copies_after`: put in
+the caller's terms through the arguments p4c uses in place, a local of the body kept by the
+runtime after the apply).  Split from :mod:`.switch_copies` (which carries the copies inside
 one body) when it reached 800 lines.
 """
 from __future__ import annotations
@@ -138,6 +140,10 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
                 t in ("header", "stack") and "[*]" not in (ir_path(a["e"]) or "[*]"):
             aliased = a["dir"] == "in" and any(overlap(w, ir_path(a["e"])) for w in written)
             (copied if aliased else args)[a["py"]] = instance_temp(call, a) if aliased else a["e"]
+        elif t in ("bit", "int", "bool") and a["e"].get("op") != "slice" and "[*]" not in (ir_path(a["e"]) or "[*]") \
+                and not any(b is not a and overlap(ir_path(b["e"]) or "", ir_path(a["e"])) for b in call["args"]
+                            if b["dir"] != "in" or a["dir"] != "in"):
+            args[a["py"]] = a["e"]   # (a scalar is used in place where no other argument overlaps it: K_out_meta)
     dests = {a["py"] for a in call["args"] if a.get("py") in args and a["dir"] in ("out", "inout")}
     args.update(copied)
     # (a local of the body -- p4c's control local after inlining -- is read as the body left it: the
@@ -149,8 +155,9 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
     seq[0] += 1
 
     def root(path: str) -> str:   # (a kept local by its first name)
-        r = path.split(".")[0].split("[")[0]
-        return r[2:] if r.startswith("L.") and r[2:] in kept else r
+        pre = "L." if path.startswith("L.") else ""
+        r = pre + path[len(pre):].split(".")[0].split("[")[0]
+        return r[2:] if pre and r[2:] in kept else r
     out = {}
     for path, val in end.items():
         if root(path) not in dests or any(

@@ -123,8 +123,27 @@ for _name, _body, _after, _args in [
          "hdr.s, hdr.s[1], hdr.p"),
         ("an_out_header_copy_of_an_aliased_in_header", "y = x;", "hdr.s[0] = hdr.o;", "hdr.s, hdr.s[1], hdr.o")]:
     CASES.append(case(f"fuzz58_sub_control_single_case_switch_through_stack_and_header_arguments_{_name}", CAT,
-                      program(f"        s2.apply({_args}, hdr.h.b);\n        {_after}\n", ingress_decls="    S2() s2;\n",
+                      program(("        hdr.o.setValid(); hdr.o.x = hdr.o.x + 0x17;\n" if "hdr.o," in _args else "")   # (no stale read)
+                              + f"        s2.apply({_args}, hdr.h.b);\n        {_after}\n", ingress_decls="    S2() s2;\n",
                               top=_S2 % f"switch (ix) {{ 1: {{ {_body} }} }}", **_HCP), frames=_HC_FR))
+
+# a scalar argument no other argument overlaps is used in place too (p4c's `meta.m8 = hdr.h.a + 1;` in the
+# case): `switch (hh.h.b) { 1: { o = hh.h.a + 1; } }` in `S(inout headers_t hh, out bit<8> o)`,
+# `s.apply(hdr, meta.m8); hdr.h.c = (bit<16>)meta.m8;` writes h.a + 1 on every packet; an `in` one is
+# read as the argument.
+_SUBS = """control S(inout headers_t hh, %s bit<8> o) {
+    apply {
+        switch (hh.h.b) { 1: { %s } }
+    }
+}
+"""
+for _name, _dir, _case, _after in [
+        ("an_out_scalar", "out", "o = hh.h.a + 1;", "hdr.h.c = (bit<16>)meta.m8;"),
+        ("an_inout_scalar", "inout", "o = hh.h.a + 1;", "hdr.h.c = (bit<16>)meta.m8;"),
+        ("an_in_scalar_read", "in", "hh.h.d = (bit<32>)o;", "hdr.h.c = (bit<16>)hdr.h.d;")]:
+    CASES.append(case(f"fuzz58_sub_control_single_case_switch_through_{_name}", CAT,
+                      program(f"        meta.m8 = 0x21;\n        s.apply(hdr, meta.m8);\n        {_after}\n",
+                              ingress_decls="    S() s;\n", top=_SUBS % (_dir, _case)), frames=_FR))
 
 
 # name -> (where: "compile" (also fails P4Info equality) | "runtime", strict, reason)
