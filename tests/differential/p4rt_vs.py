@@ -111,6 +111,21 @@ def selector_table(info):
     return t, sel.preamble.id, mem
 
 
+def selector_groups(info):
+    """Writes inserting members 1-3 (fwd 2) of the first action selector, and ``g(gid, mems,
+    max_size=0, kind=INSERT)``: a write of group ``gid`` holding ``mems`` ((member, weight) pairs)."""
+    pid = next(p for p in info.action_profiles if p.with_selector).preamble.id
+    members = [w(u(U.INSERT, action_profile_member=pb.ActionProfileMember(
+        action_profile_id=pid, member_id=mid, action=action(info, "fwd", b"\x02")))) for mid in (1, 2, 3)]
+
+    def g(gid, mems, max_size=0, kind=U.INSERT):
+        x = pb.ActionProfileGroup(action_profile_id=pid, group_id=gid, max_size=max_size)
+        for mid, wt in mems:
+            x.members.add(member_id=mid, weight=wt)
+        return w(u(kind, action_profile_group=x))
+    return pid, members, g
+
+
 def entry(table, v, *, member=None, group=None, act=None, priority=None):
     """An entry of ``table`` whose every key field matches ``v`` (exact / optional / ternary 0xff /
     lpm whole byte / range 1..v)."""

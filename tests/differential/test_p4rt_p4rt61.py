@@ -13,7 +13,7 @@ import pytest
 from p4.v1 import p4runtime_pb2 as pb
 
 from diff_targets import bmv2_available
-from p4rt_vs import U, action, run, u, w
+from p4rt_vs import U, run, selector_groups
 
 SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"P4Runtime differential needs real BMv2: {SKIP}")
@@ -21,15 +21,7 @@ pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"P4Runtime differentia
 
 def test_group_weights_past_max_size_are_resource_exhausted_on_modify_too(targets):
     def ops(info):
-        pid = next(p for p in info.action_profiles if p.with_selector).preamble.id
-        out = [w(u(U.INSERT, action_profile_member=pb.ActionProfileMember(
-            action_profile_id=pid, member_id=mid, action=action(info, "fwd", b"\x02")))) for mid in (1, 2, 3)]
-
-        def g(gid, mems, max_size=0, kind=U.INSERT):
-            x = pb.ActionProfileGroup(action_profile_id=pid, group_id=gid, max_size=max_size)
-            for mid, wt in mems:
-                x.members.add(member_id=mid, weight=wt)
-            return w(u(kind, action_profile_group=x))
+        pid, out, g = selector_groups(info)
         read = ("read", [pb.Entity(action_profile_group=pb.ActionProfileGroup(action_profile_id=pid, group_id=1))])
         return out + [g(1, [(1, 3)], 3),
                       g(1, [(3, 1), (1, 3)], 0, U.MODIFY),      # seed 7124: max_size left 0

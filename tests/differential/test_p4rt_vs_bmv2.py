@@ -11,7 +11,7 @@ import pytest
 from p4.v1 import p4runtime_pb2 as pb
 
 from diff_targets import bmv2_available
-from p4rt_vs import S, U, _digest_cfg, action, entry, pre, run, selector_table, traffic, u, w
+from p4rt_vs import S, U, _digest_cfg, action, entry, pre, run, selector_groups, selector_table, traffic, u, w
 
 SKIP = bmv2_available()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=f"P4Runtime differential needs real BMv2: {SKIP}")
@@ -100,17 +100,7 @@ def test_action_profile_groups(targets):
     """Group member checks in BMv2's order and codes, max_size kept (reads of the valid groups only:
     BMv2 leaves a refused group created and empty)."""
     def ops(info):
-        pid = next(p for p in info.action_profiles if p.with_selector).preamble.id
-        out = []
-        for mid in (1, 2, 3):
-            m = pb.ActionProfileMember(action_profile_id=pid, member_id=mid, action=action(info, "fwd", b"\x02"))
-            out.append(w(u(U.INSERT, action_profile_member=m)))
-
-        def g(gid, mems, max_size=0, kind=U.INSERT):
-            x = pb.ActionProfileGroup(action_profile_id=pid, group_id=gid, max_size=max_size)
-            for mid, wt in mems:
-                x.members.add(member_id=mid, weight=wt)
-            return w(u(kind, action_profile_group=x))
+        pid, out, g = selector_groups(info)
         read6 = ("read", [pb.Entity(action_profile_group=pb.ActionProfileGroup(action_profile_id=pid, group_id=6))])
         return out + [g(6, [(1, 1)], 5), read6, g(6, [(1, 1), (2, 1), (3, 1)], 2, U.MODIFY), read6,
                       g(1, [(1, 0)]), g(2, [(1, 1), (2, 1), (3, 1)], 2), g(4, [(1, 1), (1, 1)]),
@@ -122,15 +112,7 @@ def test_action_profile_group_max_size_fixed_at_insert(targets):
     """A MODIFY may repeat a group's max_size or leave it 0 (kept, read back); another value, up or
     down, is INVALID_ARGUMENT and leaves the group as it was (fuzz_p4rt seed 3493)."""
     def ops(info):
-        pid = next(p for p in info.action_profiles if p.with_selector).preamble.id
-        out = [w(u(U.INSERT, action_profile_member=pb.ActionProfileMember(
-            action_profile_id=pid, member_id=mid, action=action(info, "fwd", b"\x02")))) for mid in (1, 2, 3)]
-
-        def g(gid, mems, max_size=0, kind=U.INSERT):
-            x = pb.ActionProfileGroup(action_profile_id=pid, group_id=gid, max_size=max_size)
-            for mid, wt in mems:
-                x.members.add(member_id=mid, weight=wt)
-            return w(u(kind, action_profile_group=x))
+        pid, out, g = selector_groups(info)
         read = ("read", [pb.Entity(action_profile_group=pb.ActionProfileGroup(action_profile_id=pid))])
         return out + [g(1, [(1, 2), (2, 3)], 5), g(1, [(1, 1)], 1, U.MODIFY), read, g(1, [(1, 1)], 5, U.MODIFY),
                       g(1, [(1, 1)], 0, U.MODIFY), read, g(1, [(1, 1), (2, 2)], 6, U.MODIFY), g(2, [(1, 1)]),
