@@ -29,7 +29,8 @@ def _parser(body: str, decl: str = "    SubP() sub;") -> str:
     }}"""
 
 
-# (a) the stack itself is the sub-parser's argument (a field of hdr)
+# (a) the stack itself is the sub-parser's argument (a field of hdr): BMv2 m8 = h.b + 1 (3), the caller's
+# copy; checkmate-switch read the extracted element (0xa0) -- a stack parameter was not mapped
 _SUB_STACK = """parser SubP(packet_in pkt, inout h_t[3] st, inout bit<8> m) {
     state start {
         pkt.extract(st.next);
@@ -45,7 +46,7 @@ for _name, _store in [("argument_field", "hdr.s[0].a = hdr.h.b + 1;"),
                 parser=_parser(f"        {_store}\n        sub.apply(pkt, hdr.s, meta.m8);"), deparser=_DEP),
         frames=_FRAMES, json_path=True))
 
-# (a') the stack is a field of a nested struct passed to the sub-parser
+# (a') the stack is a field of a nested struct passed to the sub-parser (agreed before)
 _SUB_NESTED = """parser SubP(packet_in pkt, inout inner_t in1, inout bit<8> m) {
     state start {
         pkt.extract(in1.s.next);
@@ -71,7 +72,7 @@ CASES.append(case("stale63_copy_into_a_sub_parser_of_a_nested_struct_holding_the
     frames=_FRAMES, json_path=True))
 
 # (b) nested calls: the caller's copy reaches the inner sub-parser's read after its extract, and the
-# outer one's read after the inner call
+# outer one's read after the inner call (BMv2 m8 = 3; checkmate-switch 0xa0: a nested call was not followed)
 _SUB_NEST = """parser SubI(packet_in pkt, inout headers_t hdr, inout meta_t meta) {
     state start {
         pkt.extract(hdr.s.next);
@@ -95,7 +96,11 @@ for _name, _store in [("argument_field", "hdr.s[0].a = hdr.h.b + 1;"),
                 parser=_parser(f"        {_store}\n        sub.apply(pkt, hdr, meta);"), deparser=_DEP),
         frames=_FRAMES, json_path=True))
 
-# (c) the same sub-parser called twice, each call after a copy of its own
+# (c) the same sub-parser called twice, each call after a copy of its own: the first call's own copy
+# `m16 = (bit<16>)s.last.b` (its `m16 + ..` folded with m16 = 0) flows out of it and goes stale at the
+# second call's extract: BMv2 m16 = 2 * s[1].b (0x152); checkmate-switch s[0].b + s[1].b (0x14a) -- the
+# body's copies did not flow out of a call, and the store into s[0].a forgot a copy reading s.last.b
+# (p4c keeps it: another field).  The `?:` variant agreed before (RemoveParserControlFlow splits there)
 _SUB2 = """parser SubP(packet_in pkt, inout headers_t hdr, inout meta_t meta) {
     state start {
         pkt.extract(hdr.s.next);
@@ -116,6 +121,7 @@ for _name, _stores in [
         frames=_FRAMES, json_path=True))
 
 # (a'') two stacks through one sub-parser's stack parameter, and an `in` argument of an expression
+# (the call goes through temporaries: agreed before and after)
 _SUB_IN = """parser SubP(packet_in pkt, inout h_t[3] st, in bit<8> k, inout bit<8> m) {
     state start {
         pkt.extract(st.next);
@@ -133,7 +139,8 @@ CASES.append(case("stale63_copies_into_calls_of_a_sub_parser_on_two_stacks_with_
         deparser=_DEP + "\n        pkt.emit(hdr.t);"),
     frames=_FRAMES, json_path=True))
 
-# (b') nested calls where the outer sub-parser makes the copy before calling the inner one
+# (b') nested calls where the outer sub-parser makes the copy before calling the inner one: BMv2 m8 =
+# 2 * (h.a + 4) (0x0a), the copy stale in both inner calls; checkmate-switch 0x40
 _SUB_NEST2 = """parser SubI(packet_in pkt, inout headers_t hdr, inout meta_t meta) {
     state start {
         pkt.extract(hdr.s.next);
