@@ -323,7 +323,8 @@ def add_hidden_params(pending: list, votes: dict, calls: list) -> None:
     a pinned read may use are added to the sub-parser and its call (an ``in`` argument of the
     caller's path); where the sub-parser has another call (``calls``: every ``apply_parser``
     node), none is, and the reads that would use one are not pinned."""
-    for blk, st, hidden in pending:
+    added = []   # (the hidden arguments of nested calls, added first: one may read the outer call's)
+    for blk, st, hidden in reversed(pending):
         if not hidden:
             continue
         names = [n for n, _ in hidden]
@@ -332,9 +333,11 @@ def add_hidden_params(pending: list, votes: dict, calls: list) -> None:
                 if any(p is not None and p[0] == "e" and any(f'"{n}"' in p[1] for n in names) for p in ps):
                     ps.add(None)
             continue
-        used = " ".join(p[1] for _e, ps in votes.values() if len(ps) == 1 for p in ps if p is not None and p[0] == "e")
+        used = " ".join([p[1] for _e, ps in votes.values() if len(ps) == 1 for p in ps if p is not None and p[0] == "e"]
+                        + added)
         for n, node in hidden:
             if f'"{n}"' in used:
+                added.append(json.dumps(node, sort_keys=True))
                 blk["params"].append({"name": n, "py": n, "t": node.get("t"), "dir": "in", "pdir": "in"})
                 st["args"].append(node)
                 st.setdefault("dirs", []).append("in")

@@ -164,3 +164,12 @@ CASES.append(case("stale63_copy_of_an_outer_sub_parser_into_its_inner_calls", "p
     program(_OUT, fields="    h_t[3] s;\n", top=_SUB_NEST2,
             parser=_parser("        sub.apply(pkt, hdr, meta);"), deparser=_DEP),
     frames=_FRAMES, json_path=True))
+
+# (b'') nested calls where only the inner sub-parser reads the copy of a `?:` temporary: the inner call's
+# hidden parameter is passed the outer call's, which is added for it (stale_stack.add_hidden_params)
+CASES.append(case("stale63_copy_of_a_mux_temporary_read_only_in_the_inner_sub_parser", "parsers",
+    program(_OUT, fields="    h_t[3] s;\n", top=_SUB_NEST.replace(
+        "        meta.m16 = meta.m16 + (bit<16>)hdr.s[0].a;\n", ""),
+            parser=_parser("        hdr.s[0].a = (hdr.s[0].a == 0) ? (7) : hdr.s[0].a; hdr.s[0].a = hdr.s[0].a + 1;\n"
+                           "        sub.apply(pkt, hdr, meta);"), deparser=_DEP),
+    frames=_FRAMES, json_path=True))
