@@ -173,3 +173,26 @@ CASES.append(case("stale63_copy_of_a_mux_temporary_read_only_in_the_inner_sub_pa
             parser=_parser("        hdr.s[0].a = (hdr.s[0].a == 0) ? (7) : hdr.s[0].a; hdr.s[0].a = hdr.s[0].a + 1;\n"
                            "        sub.apply(pkt, hdr, meta);"), deparser=_DEP),
     frames=_FRAMES, json_path=True))
+
+# (b''') a sub-parser with a nested call, itself called twice with copies of its own: BMv2 m8 = m16 =
+# 2 * (h.b + 1) (6); checkmate-switch 0x40 / 0xa3 before the nested calls were followed
+CASES.append(case("stale63_copies_into_two_calls_of_a_sub_parser_with_a_nested_call", "parsers",
+    program(_OUT, fields="    h_t[3] s;\n", top=_SUB_NEST,
+            parser=_parser("        hdr.s[0].a = hdr.h.b + 1;\n        sub.apply(pkt, hdr, meta);\n"
+                           "        hdr.s[1].a = hdr.h.a + 5;\n        sub.apply(pkt, hdr, meta);"), deparser=_DEP),
+    frames=_FRAMES, json_path=True))
+
+# a sub-parser whose read of the copy is in a state after a `select` (p4c's propagation starts the state afresh)
+CASES.append(case("stale63_copy_into_a_sub_parser_read_in_a_later_state", "parsers",
+    program(_OUT, fields="    h_t[3] s;\n", top="""parser SubP(packet_in pkt, inout headers_t hdr, inout meta_t meta) {
+    state start {
+        pkt.extract(hdr.s.next);
+        transition select(hdr.h.a) { 7: more; default: accept; }
+    }
+    state more {
+        meta.m8 = meta.m8 + hdr.s[0].a;
+        transition accept;
+    }
+}
+""", parser=_parser("        hdr.s[0].a = hdr.h.b + 1;\n        sub.apply(pkt, hdr, meta);"), deparser=_DEP),
+    frames=_FRAMES, json_path=True))
