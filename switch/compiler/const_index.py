@@ -54,8 +54,8 @@ import copy
 from .elab_common import E, ir_dicts
 from .header_init import reduced, reduced_value
 from .prop_reach import prop_ends, unfolded_action_divisions
-from .stale_stack import COPIES, add_hidden_params, copies_into_call, copies_past_call, mark_stale, pin_votes, \
-    stale_reads, track_copies
+from .stale_stack import COPIES, add_hidden_params, copies_into_call, copies_out_of_call, copies_past_call, \
+    mark_stale, pin_votes, stale_reads, track_copies
 from .stale_stack import path_key as _key
 from .stale_stack import subst_paths as _subst
 from .sub_divisions import SubDivisionRules
@@ -694,28 +694,30 @@ class ConstIndexRules(SubDivisionRules):
         blk = next((b for b in getattr(self, "subparsers", []) if b.get("fn") == st.get("fn")), None) \
             if st.get("s") == "apply_parser" and depth <= 16 else None
         if blk is None:
+            consts = {k: v for k, v in env.items() if type(v) is int} if self.__dict__.get("parser_stale") else None
             self.check_const_indexes([st], env)
             if self.__dict__.get("parser_stale"):
-                track_copies(env, st, _trackable)   # (stale_stack: copies of stack elements)
+                track_copies(env, st, _trackable, consts)   # (stale_stack: copies of stack elements)
             return
         copies = env.pop(COPIES, None)
         params = [p for p in blk["params"] if p["t"] != ["extern", "packet_in"]]
         sub, outs = {}, iter(st["outs"])
-        back, maps = [], []   # (the sub-parser's path, the caller's) for what it writes; inout ones in place
+        back, maps, nodes, hidden = [], [], [], []   # (the sub-parser's path, the caller's) for what it writes; inout ones in place
         for p, a in zip(params, st["args"]):
             lv = next(outs) if p.get("copy_out") else a
             k, pk = _key(lv), (p["py"],)
-            if p.get("pdir") != "out" and p["t"][0] in ("struct", "header"):
+            if p.get("pdir") != "out" and p["t"][0] in ("struct", "header", "stack"):
                 sub.update({pk + x[len(k):]: v for x, v in env.items() if k is not None and x[:len(k)] == k})
             elif p.get("pdir") != "out":
                 v = self.fold(_subst(a, env))
                 if v is not None:
                     sub[pk] = v
-            if p.get("pdir") in ("out", "inout") and k is not None and (p["t"][0] in ("struct", "header")
+            if p.get("pdir") in ("out", "inout") and k is not None and (p["t"][0] in ("struct", "header", "stack")
                                                                         or _trackable(lv)):
                 back.append((pk, k))
-                if p.get("pdir") == "inout" and p["t"][0] in ("struct", "header") and not st.get("temps"):
+                if p.get("pdir") == "inout" and p["t"][0] in ("struct", "header", "stack") and not st.get("temps"):
                     maps.append((k, pk))
+                    nodes.append((pk[0], a))
         # (its states are shared by every call: their stale reads are voted on, pinned where every
         # call agrees, at the end of the top-level parser's walk; a second call of the top-level
         # parser gets a copy of its own, so each call's constants are pinned in its own states --
@@ -730,9 +732,9 @@ class ConstIndexRules(SubDivisionRules):
             walked.add(blk["fn"])
         if self.__dict__.get("parser_stale") and outer is None:
             self.stale_votes = {}
-            if copies and maps:   # (the caller's copies go on into the inlined body: stale_stack)
-                sub[COPIES], hidden = copies_into_call(copies, maps, f"_stale_{blk['fn']}_")
-                self.__dict__.setdefault("stale_hidden", []).append((blk, st, hidden))
+        if self.__dict__.get("parser_stale") and copies and maps:   # (the caller's copies go on into the
+            sub[COPIES], hidden = copies_into_call(copies, maps, f"_stale_{blk['fn']}_")   # inlined body, a
+            self.__dict__.setdefault("stale_hidden", []).append((blk, st, hidden))   # nested call's too)
         try:
             end = self._walk_states(blk["states"], blk.get("locals") or [], sub, depth + 1)
         finally:
@@ -744,8 +746,11 @@ class ConstIndexRules(SubDivisionRules):
             env.clear()
         for pk, k in back if end is not None else ():
             env.update({k + x[len(pk):]: v for x, v in end.items() if x[:len(pk)] == pk})
-        if copies and end is not None and self.__dict__.get("parser_stale"):
-            env[COPIES] = copies_past_call(copies, blk, back)
+        if end is not None and self.__dict__.get("parser_stale"):   # (the caller's copies past the call,
+            out = copies_past_call(copies, blk, back) if copies else {}   # then the body's own: stale_stack)
+            out.update(copies_out_of_call(end.get(COPIES) or {}, nodes, hidden))
+            if out:
+                env[COPIES] = out
 
 
 def _body_of(ctx: dict) -> tuple:

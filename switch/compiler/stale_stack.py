@@ -26,7 +26,8 @@ The caller's copies flow past a sub-parser call as p4c's inliner lays it out
 (:func:`copies_past_call`: stale over a stack the body extracts ``next`` of; helper mutz30), and
 into the body of the call (:func:`copies_into_call`: its reads of them go stale at the body's own
 ``extract(hs.next)``; a read of what no argument reaches, such as a ``?:`` temporary, is passed as
-a hidden ``in`` parameter, :func:`add_hidden_params`; helper stale55).
+a hidden ``in`` parameter, :func:`add_hidden_params`; helper stale55), a nested call's too, and the
+body's own copies flow back out of it (:func:`copies_out_of_call`; helper stale63).
 """
 from __future__ import annotations
 
@@ -74,8 +75,11 @@ def subst_paths(e, env: dict):
     return {a: subst_paths(v, env) for a, v in e.items()}
 
 
+LAST = "\0last"   # (the element index of a read through ``hs.last``: any element)
+
+
 def _overlap(a: tuple, b: tuple) -> bool:
-    return a[:len(b)] == b or b[:len(a)] == a
+    return all(x == y or LAST in (x, y) and isinstance(x if y == LAST else y, int) for x, y in zip(a, b))
 
 
 def _reads(e, out: set | None = None) -> set:
@@ -87,6 +91,9 @@ def _reads(e, out: set | None = None) -> set:
     elif isinstance(e, dict):
         if e.get("op") in ("var", "field") and (k := path_key(e)) is not None:
             out.add(k)
+        elif e.get("op") == "field" and e["base"].get("op") == "stack_last" and (k := path_key(e["base"]["st"])):
+            out.add(k + (LAST, e["f"]))   # (`hs.last.f`: field f of some element -- a store into
+                                          # another field of an element keeps it, as p4c's propagation does)
         else:
             for v in e.values():
                 _reads(v, out)
@@ -160,9 +167,10 @@ def mark_stale(env: dict, k: tuple) -> None:
         env[COPIES] = {t: (e, r, s or _overlap(t, k) or any(_overlap(x, k) for x in r)) for t, (e, r, s) in copies.items()}
 
 
-def track_copies(env: dict, st: dict, trackable) -> None:
+def track_copies(env: dict, st: dict, trackable, consts: dict | None = None) -> None:
     """Update the copies of ``env`` after parser statement ``st`` (its reads already pinned);
-    ``trackable(lv)``: whether a store into ``lv`` is one the propagation follows."""
+    ``trackable(lv)``: whether a store into ``lv`` is one the propagation follows; ``consts``: the
+    constants known before ``st`` (a copy reading its own target is not kept)."""
     copies = env.get(COPIES) or {}
     s = st.get("s")
     if s == "extract_next" or s == "nop" or s == "verify" or not copies and s not in ("assign", "decl"):
@@ -179,9 +187,9 @@ def track_copies(env: dict, st: dict, trackable) -> None:
         out = {t: c for t, c in copies.items() if not any(_overlap(t, k) or any(_overlap(x, k) for x in c[1]) for k in ks)}
         r = st.get("r") if s == "assign" else st.get("init") if s == "decl" else None
         if r is not None and trackable(lv):
-            e = _compose(r, copies)
+            e = subst_paths(_compose(r, copies), consts or {})   # (p4c folds constants in: `m = 0; m = m + s.last.b`)
             reads = _reads(e)
-            if (any(isinstance(c, int) for x in reads | {ks[0]} for c in x)
+            if ks[0] not in reads and (any(isinstance(c, int) for x in reads | {ks[0]} for c in x)
                     or any(d.get("op") == "stack_last" for d in ir_dicts(e))) and not any(
                     str(d.get("op", "")).startswith("call") for d in ir_dicts(e)):
                 out[ks[0]] = (e, reads, False)   # (it reads or writes a stack element: it may go stale)
@@ -276,12 +284,47 @@ def copies_into_call(copies: dict, maps: list, prefix: str) -> tuple[dict, list]
     return out, hidden
 
 
+def copies_out_of_call(copies: dict, args: list, hidden: list) -> dict:
+    """The copies the body of a sub-parser call holds where it reaches ``accept``, as its caller sees
+    them after the call: p4c inlines the call, so a copy the body made goes on in the calling state
+    and into a later call (``m16 = m16 + (bit<16>)s[1].a`` in the body is, at the second call's
+    ``extract(s.next)``, stale over the element it extracts: BMv2 adds it twice; stale63).
+    ``args``: (parameter name, the caller's node) of each ``inout`` argument passed in place;
+    ``hidden``: the call's hidden parameters (:func:`copies_into_call`), put back as the caller's
+    paths.  A copy over anything else of the body's (a local, an ``in`` parameter) is left out."""
+    names = dict(args) | dict(hidden)
+
+    def conv(e):
+        if isinstance(e, list):
+            return [conv(x) for x in e]
+        if not isinstance(e, dict):
+            return e
+        if e.get("op") == "var":
+            if e["n"] not in names:
+                raise _Unmapped
+            return copy.deepcopy(names[e["n"]])
+        return {a: conv(v) for a, v in e.items()}
+
+    out = {}
+    for t, (e, _r, st) in copies.items():
+        base = dict(args).get(t[0])
+        if base is None or (bk := path_key(base)) is None:
+            continue
+        try:
+            ne = conv(e)
+        except _Unmapped:
+            continue
+        out[bk + t[1:]] = (ne, _reads(ne), st)
+    return out
+
+
 def add_hidden_params(pending: list, votes: dict, calls: list) -> None:
     """Before ``votes`` are pinned: each sub-parser call's hidden parameters (:func:`copies_into_call`)
     a pinned read may use are added to the sub-parser and its call (an ``in`` argument of the
     caller's path); where the sub-parser has another call (``calls``: every ``apply_parser``
     node), none is, and the reads that would use one are not pinned."""
-    for blk, st, hidden in pending:
+    added = []   # (the hidden arguments of nested calls, added first: one may read the outer call's)
+    for blk, st, hidden in reversed(pending):
         if not hidden:
             continue
         names = [n for n, _ in hidden]
@@ -290,9 +333,11 @@ def add_hidden_params(pending: list, votes: dict, calls: list) -> None:
                 if any(p is not None and p[0] == "e" and any(f'"{n}"' in p[1] for n in names) for p in ps):
                     ps.add(None)
             continue
-        used = " ".join(p[1] for _e, ps in votes.values() if len(ps) == 1 for p in ps if p is not None and p[0] == "e")
+        used = " ".join([p[1] for _e, ps in votes.values() if len(ps) == 1 for p in ps if p is not None and p[0] == "e"]
+                        + added)
         for n, node in hidden:
             if f'"{n}"' in used:
+                added.append(json.dumps(node, sort_keys=True))
                 blk["params"].append({"name": n, "py": n, "t": node.get("t"), "dir": "in", "pdir": "in"})
                 st["args"].append(node)
                 st.setdefault("dirs", []).append("in")
