@@ -4,7 +4,8 @@ p4c 1.2.4.8 inlines each sub-control body at its apply before LocalCopyPropagati
 copies :func:`.switch_copies.propagate_copies` carries past a single-case switch reach into the
 body (:func:`specialize_subcontrols`: a body of its own per apply that sees different copies), and
 copies a body leaves at its end reach the inliner's copy-back of an ``out``/``inout`` parameter
-(:func:`copy_back_copies`) and the statements after the apply (:func:`end_copies_after`: put in
+(:func:`copy_back_copies`, for the parameters passed through temporaries: :func:`through_temporaries`)
+and the statements after the apply (:func:`end_copies_after`: put in
 the caller's terms through the arguments p4c uses in place, a local of the body kept by the
 runtime after the apply).  Split from :mod:`.switch_copies` (which carries the copies inside
 one body) when it reached 800 lines.

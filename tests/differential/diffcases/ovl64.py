@@ -1,9 +1,11 @@
 """Found by helper ovl64 (issue #15), each decided by real p4c 1.2.4.8 / BMv2 1.15.5.
 
 A sub-control applied with an argument that another argument of the same apply overlaps
-(``s.apply(hdr, hdr.h.b)``): p4c's inliner passes every argument through a temporary, and the
-copies a single-case switch leaves at the body's end reach its copy-back (LocalCopyPropagation
-after inlining), so ``hdr.h.b = tmp`` takes the case's value whether or not the case ran.
+(``s.apply(hdr, hdr.h.b)``): p4c's SideEffectOrdering copies the overlapping out/inout arguments
+(and an ``in`` one an out/inout one overlaps) into temporaries of the caller before inlining, and
+the copies a single-case switch leaves at the body's end reach their copy-back (LocalCopyPropagation
+after inlining), so ``hdr.h.b = tmp_0`` takes the case's value whether or not the case ran.  The
+cases read no invalid header (BMv2 reads a pooled PHV's stale field there).
 """
 from .base import H, H2, case, program
 from .fuzz28 import _HC, _HC_FR, CAT
