@@ -4,7 +4,8 @@ p4c 1.2.4.8 inlines each sub-control body at its apply before LocalCopyPropagati
 copies :func:`.switch_copies.propagate_copies` carries past a single-case switch reach into the
 body (:func:`specialize_subcontrols`: a body of its own per apply that sees different copies), and
 copies a body leaves at its end reach the inliner's copy-back of an ``out``/``inout`` parameter
-(:func:`copy_back_copies`) and the statements after the apply (:func:`end_copies_after`: put in
+(:func:`copy_back_copies`, for the parameters passed through temporaries: :func:`through_temporaries`)
+and the statements after the apply (:func:`end_copies_after`: put in
 the caller's terms through the arguments p4c uses in place, a local of the body kept by the
 runtime after the apply).  Split from :mod:`.switch_copies` (which carries the copies inside
 one body) when it reached 800 lines.
@@ -79,12 +80,11 @@ def copy_back_copies(subs: list, roots: list, members_of=None) -> None:
     end the copy at that join; probed, helper fuzz40), nor for a header's field copies (its
     copy-back stores the whole header; a stack's element by element, a struct's by member, nested
     structs' members too: ``members_of``, the elaborator's ``struct_fields``)."""
-    fns = {n.get("fn") for n in ir_dicts([roots, [[b.get("locals"), b["body"]] for b in subs]])
-           if n.get("s") == "apply_control" and n.get("copy_args")}
+    temps = through_temporaries([roots, [[b.get("locals"), b["body"]] for b in subs]])
     for blk in subs:
         end = blk.pop("end_copies", None)
         blk.pop("kept_locals", None), blk.pop("kept_applies", None)   # (end_copies_after's, done with)
-        if not end or blk.get("fn") not in fns or any(d.get("s") == "exit" for d in ir_dicts(blk["body"])):
+        if not end or blk.get("fn") not in temps or any(d.get("s") == "exit" for d in ir_dicts(blk["body"])):
             continue
         sts = blk["body"]
         while len(sts) == 1 and sts[0].get("s") == "block":
@@ -96,7 +96,8 @@ def copy_back_copies(subs: list, roots: list, members_of=None) -> None:
         rest = [] if ret is None else sts[ret + 1:] + [d["p4info_rest"] for d in ir_dicts(sts[ret]) if d.get("p4info_rest")]
         stores = []
         for p in blk.get("params") or ():
-            if p.get("dir") not in ("out", "inout") or any(may_write(x, p["py"]) for x in rest):
+            if p.get("dir") not in ("out", "inout") or p["py"] not in temps[blk["fn"]] or any(
+                    may_write(x, p["py"]) for x in rest):
                 continue
             var = {"op": "var", "n": p["py"], "t": p["t"]}
             if p["py"] in end:
@@ -109,6 +110,34 @@ def copy_back_copies(subs: list, roots: list, members_of=None) -> None:
                 stores += [{"s": "assign", "l": element_of(var, i, w["t"], p["t"][2]), "r": w["v"]}
                            for i in range(p["t"][2]) if (w := end.get(f"{p['py']}[{i}]")) and w.get("op") == "whole"]
         sts.extend(stores)
+
+
+def through_temporaries(ir) -> dict:
+    """The parameters (``py`` names) p4c's inliner passes through a temporary, by sub-control
+    instance (``fn``), of the ``apply_control`` statements in ``ir``: all of them where the applies
+    differ (``copy_args``), else the out/inout ones whose argument overlaps another out/inout
+    argument of the apply (p4c's SideEffectOrdering copies those into temporaries of the caller before
+    the inliner runs, an `in` one an out/inout one overlaps too -- :func:`end_copies_after`; ``s.apply(hdr,
+    hdr.h.b)`` copies both, helper ovl64, measured with ``--top4 FrontEndLast``) -- scalar ones only
+    there: with ``S(inout headers_t hh, out h_t y)`` applied as ``s.apply(hdr, hdr.h2)``, ``y = hh.h;``
+    in the single case leaves ``hdr.h2`` as it was where the case did not run (measured; open why:
+    the struct temporary's copy-back ``hdr.h2 = hh_0.h2`` comes before ``hdr.h2 = y_0``)."""
+    out: dict = {}
+    for n in ir_dicts(ir):
+        if n.get("s") != "apply_control":
+            continue
+        args = [a for a in n["args"] if "py" in a]
+        if n.get("copy_args"):
+            out.setdefault(n.get("fn"), set()).update(a["py"] for a in args)
+            continue
+        # (an expression's location set joins its operands': `hdr.h.a + 1` overlaps `hdr`)
+        locs = [[p] if (p := ir_path(a["e"])) is not None else path_reads(a["e"]) for a in args]
+        aliased = {a["py"] for i, a in enumerate(args) if (a["e"].get("t") or [None])[0] in ("bit", "int", "bool")
+                   and a["dir"] != "in" and any(j != i and args[j]["dir"] != "in" and any(
+                       overlap(p, q) for p in ls for q in locs[i]) for j, ls in enumerate(locs))}
+        if aliased:
+            out.setdefault(n.get("fn"), set()).update(aliased)
+    return out
 
 
 def end_copies_after(blk: dict, call: dict) -> dict | None:
@@ -136,6 +165,9 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
         t = (a["e"].get("t") or [None])[0]
         if "py" not in a or a.get("siblings"):
             continue
+        if a["dir"] != "in" and t not in ("bit", "int", "bool") and any(
+                b is not a and b["dir"] != "in" and overlap(ir_path(b["e"]) or "", ir_path(a["e"]) or "") for b in call["args"]):
+            continue   # (an out/inout aggregate another out/inout argument overlaps: copied back whole -- SideEffectOrdering)
         if a["dir"] == "inout" and a["e"].get("op") == "var" and t == "struct" or \
                 t in ("header", "stack") and "[*]" not in (ir_path(a["e"]) or "[*]"):
             aliased = a["dir"] == "in" and any(overlap(w, ir_path(a["e"])) for w in written)
@@ -144,6 +176,11 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
                 and not any(b is not a and overlap(ir_path(b["e"]) or "", ir_path(a["e"])) for b in call["args"]
                             if b["dir"] != "in" or a["dir"] != "in"):
             args[a["py"]] = a["e"]   # (a scalar is used in place where no other argument overlaps it: K_out_meta)
+        elif t in ("bit", "int", "bool") and a["dir"] == "in" and any(overlap(w, p) for w in written for p in (
+                [ir_path(a["e"])] if ir_path(a["e"]) is not None else path_reads(a["e"]))):
+            # (an `in` scalar an out/inout argument overlaps: p4c's SideEffectOrdering copies it into a
+            # temporary of the caller before the apply, read after it -- the runtime keeps its copy-in)
+            copied[a["py"]] = instance_temp(call, a)
     dests = {a["py"] for a in call["args"] if a.get("py") in args and a["dir"] in ("out", "inout")}
     args.update(copied)
     # (a local of the body -- p4c's control local after inlining -- is read as the body left it: the

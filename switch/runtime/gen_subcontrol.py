@@ -100,7 +100,8 @@ class SubControlGen:
                     fresh.append((f"{sl}.{attr}", t))
             self.emit(ind, f"{sl}.{attr} = {v}")
         if s.get("keep_temps") and not copied:   # (case_entry.expand_apply: read by a copy after the apply)
-            kept += [i for i, a in enumerate(args) if a["e"]["t"][0] in _AGG and not a.get("siblings") and i not in kept]
+            kept += [i for i, a in enumerate(args) if (a["e"]["t"][0] in _AGG or a["dir"] == "in")
+                     and not a.get("siblings") and i not in kept]   # (an `in` scalar: its copy-in)
         for v, t in fresh:   # an `out` one starts invalid (after every copy-in)
             self.invalidate(ind, v, t)
         outs = [i for i, a in enumerate(args) if a["dir"] in ("out", "inout")]
@@ -133,7 +134,8 @@ class SubControlGen:
         else:
             self.emit(ind, f"{s['fn']}(P, {sl})")
         for i in kept:
-            self.emit(ind, f"L._tmp_{s['fn']}_{attrs[i]} = {sl}.{attrs[i]}.copy()")   # (not the caller's after the copy-back)
+            self.emit(ind, f"L._tmp_{s['fn']}_{attrs[i]} = {sl}.{attrs[i]}"   # (not the caller's after the copy-back)
+                      + (".copy()" if args[i]["e"]["t"][0] in _AGG else ""))
         for attr, name, t in s.get("keep_locals", ()):   # (a body local a copy after the apply reads:
             self.emit(ind, f"{name} = {sl}.{attr[2:]}{'.copy()' if t[0] in _AGG else ''}")   # compiler/subcontrol_copies)
         for i in outs:
