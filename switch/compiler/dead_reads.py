@@ -82,16 +82,23 @@ def dead_store(target: str, rest, sub_body=None, span=None) -> bool:
     return _store_fate(target, list(rest), sub_body, span) is True
 
 
-def _store_fate(target: str, rest: list, sub_body=None, span=None):
+def _store_fate(target: str, rest: list, sub_body=None, span=None, outs=None):
     """True: ``rest`` overwrites ``target`` before reading it; False: it may read it (or does what
-    is not looked into); None: it neither reads nor writes it."""
+    is not looked into); None: it neither reads nor writes it.  ``outs`` (``out_arg_stores.apply_fate``):
+    what a sub-control's apply does to it, its ``"apply"`` (an ``out`` argument writes it) passed on
+    as the fate, so that the caller knows an apply decided it."""
     for i, st in enumerate(rest):
         body = _in_place_body(st, sub_body)
         if body is not None:   # (p4c's def-use runs after its inliner: fuzz_mutants seed 1528)
-            return _store_fate(target, list(flat_blocks(body)) + rest[i + 1:], sub_body, span)
+            return _store_fate(target, list(flat_blocks(body)) + rest[i + 1:], sub_body, span, outs)
         k = st.get("s")
+        if outs is not None and k == "apply_control":
+            fate = outs(st, target, span)
+            if fate is not None:
+                return fate
+            continue
         if k == "block":
-            return _store_fate(target, list(flat_blocks(st["body"])) + rest[i + 1:], sub_body, span)
+            return _store_fate(target, list(flat_blocks(st["body"])) + rest[i + 1:], sub_body, span, outs)
         if k == "decl" and not any(_overlap(r, target) for r in path_reads(st.get("init"), [])):
             continue   # (a local's declaration writes nothing else: fuzz_exprs seed 12077)
         if k == "setvalid":
@@ -105,23 +112,23 @@ def _store_fate(target: str, rest: list, sub_body=None, span=None):
             # (p4c's def-use goes into both arms: fuzz_mutants seeds 3488 (helper opens4) and 2945
             # (mutz37), an `if` on other fields between an action's store and the copy-back that
             # overwrites it)
-            fates = [_store_fate(target, list(flat_blocks(arm or [])), sub_body, span) for arm in (st["then"], st.get("else"))]
+            fates = [_store_fate(target, list(flat_blocks(arm or [])), sub_body, span, outs) for arm in (st["then"], st.get("else"))]
             if False in fates:
                 return False
             if all(fates):
-                return True
+                return "apply" if "apply" in fates else True
             continue
         if k == "switch_value" and not has_method_call(st["e"]) and not any(_overlap(r, target) for r in path_reads(st["e"], [])):
             # (as an `if`: each case, and no case where no label matches -- helper fuzz41)
-            fates = [_store_fate(target, list(flat_blocks(c["body"])), sub_body, span) for c in st["cases"]]
+            fates = [_store_fate(target, list(flat_blocks(c["body"])), sub_body, span, outs) for c in st["cases"]]
             fates += [] if any("default" in c["labels"] for c in st["cases"]) else [None]
             if False in fates:
                 return False
             if all(fates):
-                return True
+                return "apply" if "apply" in fates else True
             continue
         if k == "for_in" and _plain_loop(st) and not any(_overlap(r, target) for r in path_reads(st["values"], [])):
-            fate = _store_fate(target, list(flat_blocks(st["body"])), sub_body, span)   # (it runs at least once)
+            fate = _store_fate(target, list(flat_blocks(st["body"])), sub_body, span, outs)   # (it runs at least once)
             if fate is not None:
                 return fate
             continue

@@ -10,6 +10,7 @@ from .action_copies import localize_named_toplevel_actions
 from .action_twins import p4info_record
 from .ast import annotation
 from .dead_reads import drop_stores_before_extern_outs, specialize_copy_out_bodies
+from .out_arg_stores import drop_all as drop_stores_before_out_args
 from .elab_calls import live_cond_init_ops
 from .elab_common import E, IR_FORMAT, ir_dicts, pyname
 from .elab_parsers import reachable_states
@@ -429,6 +430,8 @@ class OutputRules:
         specialize_copy_out_bodies(ir)   # (dead_reads: bodies without stores a copy-back kills)
         drop_stores_before_extern_outs([ir["blocks"], ir.get("actions"), ir.get("functions"), ir.get("subcontrols"),
                                         ir.get("subparsers")])
+        # (a store a sub-control's `out` argument kills: p4c's front-end def-use drops it)
+        drop_stores_before_out_args(list(ir["blocks"].values()) + list(ir.get("subcontrols") or ()))
         return ir
 
     def renumber_auto_digests(self, bodies: list, kept: dict) -> None:

@@ -174,8 +174,13 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
             (copied if aliased else args)[a["py"]] = instance_temp(call, a) if aliased else a["e"]
         elif t in ("bit", "int", "bool") and a["e"].get("op") != "slice" and "[*]" not in (ir_path(a["e"]) or "[*]") \
                 and not any(b is not a and overlap(ir_path(b["e"]) or "", ir_path(a["e"])) for b in call["args"]
-                            if b["dir"] != "in" or a["dir"] != "in"):
-            args[a["py"]] = a["e"]   # (a scalar is used in place where no other argument overlaps it: K_out_meta)
+                            if b["dir"] != "in"):
+            # (a scalar is used in place where no other out/inout argument overlaps it: K_out_meta; an
+            # `in` one overlapping it is copied into a temporary by SideEffectOrdering -- lead s58 probes)
+            args[a["py"]] = a["e"]
+        elif t in ("bit", "int", "bool") and a["dir"] == "in" and a["e"].get("op") == "slice" and \
+                not any(overlap(w, p) for w in written for p in path_reads(a["e"])):
+            args[a["py"]] = a["e"]   # (an `in` bit slice nothing the apply writes overlaps: read in place)
         elif t in ("bit", "int", "bool") and a["dir"] == "in" and any(overlap(w, p) for w in written for p in (
                 [ir_path(a["e"])] if ir_path(a["e"]) is not None else path_reads(a["e"]))):
             # (an `in` scalar an out/inout argument overlaps: p4c's SideEffectOrdering copies it into a
@@ -210,6 +215,9 @@ def end_copies_after(blk: dict, call: dict) -> dict | None:
             val, lambda d: copy.deepcopy(args[root(d["n"])]) if d.get("op") == "var" and root(d["n"]) in args else None)
         if any(d.get("op") == "var" and d.get("n") in copied for d in ir_dicts(val)):
             call["keep_temps"] = True
+    if out and copied:   # (what each temporary copied in: switch_copies.drop_self_reading_copies)
+        call["copy_origins"] = {copied[a["py"]]["n"]: a["e"] for a in call["args"] if a.get("py") in copied
+                                and a["dir"] == "in" and (a["e"].get("t") or [None])[0] in ("bit", "int", "bool")}
     for d in ir_dicts(blk["body"]):   # (in place: the body's statements keep their ids)
         if (d.get("op") == "var" or d.get("s") == "decl") and d.get("n") in kept:
             d["n"] = "L." + d["n"]

@@ -623,13 +623,24 @@ def drop_self_reading_copies(stmts: list, expand) -> None:
     blocks and sub-control bodies looked into through ``expand``: an ``apply_control`` -> its
     body with the arguments in place, or None), nothing in between writing what that value reads."""
     for i, st in enumerate(stmts):
-        copies = st.get("copies") if st.get("s") == "switch_value" else None
+        copies = st.get("copies") if st.get("s") in ("switch_value", "apply_control") else None
+        # (a sub-control apply's copies -- subcontrol_copies.end_copies_after -- read the temporaries
+        # p4c's SideEffectOrdering copies an `in` argument into; its copy propagation reads the
+        # argument there: `o = i + 1` with `s.apply(.., hdr.h.a, hdr.h.a)` reads `hdr.h.a` itself,
+        # with `meta.m8 = hdr.h.a; s.apply(.., meta.m8, meta.m8)` `hdr.h.a` -- lead s58 probes)
+        origins = st.pop("copy_origins", None) or {}
         for path in list(copies or ()):
             for r in path_reads(copies[path]):
-                v = _last_value(stmts[:i], r, expand, 0)
-                if v is not None and any(overlap(x, path) for x in path_reads(v)):
-                    del copies[path]
-                    break
+                for q in path_reads(origins[r]) if r in origins else [r]:
+                    v = _last_value(stmts[:i], q, expand, 0)
+                    if v is None and r in origins:
+                        v = {"op": "var", "n": q} if overlap(q, path) else None
+                    if v is not None and any(overlap(x, path) for x in path_reads(v)):
+                        del copies[path]
+                        break
+                else:
+                    continue
+                break
         if copies is not None and not copies:
             del st["copies"]
 

@@ -16,7 +16,9 @@ The temporary is the instance's, one per parameter for all its applies (kept in 
 apply left there (helper mutz36).
 A header-union member goes through a tracked copy either way, so its siblings go invalid
 whenever the body made it valid; in place, its copy-back is made also when the body exits.  Scalars are Python values: in place (not a bit slice,
-which p4c passes through a temporary) they are copied back also when the body exits.
+which p4c passes through a temporary) they are copied back also when the body exits, and an ``out``
+one starts from the caller's value, which it keeps where the body writes nothing (p4c initialises
+nothing there; the stores before the apply it made dead are gone: ``compiler/out_arg_stores.py``).
 
 A mixin of :class:`switch.runtime.codegen.Gen` (``self.emit``, ``self.x``, ``self.assign``).
 """
@@ -71,7 +73,10 @@ class SubControlGen:
             attrs.append(attr)
             t = arg["e"]["t"]
             if arg["dir"] == "out" and t[0] not in _AGG:
-                v = self.default(t)
+                # in place (p4c's inliner substitutes the argument, no initialisation): the body starts
+                # from the caller's value and leaves it where it writes nothing; through a temporary
+                # (a bit slice, copy_args, an overlapping out/inout argument) from a fresh one
+                v = self.default(t) if arg["e"]["op"] == "slice" or copied or aliased(i) else self.x(arg["e"])
             else:
                 v = texts[i] if t[0] != "varbit" else self.copy_in(arg["e"], t)
                 if arg["dir"] == "in" and t[0] in _AGG:
