@@ -87,8 +87,17 @@ def literal_end(text: str, i: int) -> int:
 
 
 def in_literal(text: str, i: int) -> bool:
-    """Whether ``i`` lies inside a literal of its line (quotes counted from the line's start)."""
-    return text.count('"', text.rfind("\n", 0, i) + 1, i) % 2 == 1
+    """Whether ``i`` lies inside a string or character literal of its line, the literals read from
+    the line's start as cpp reads them (``"a\\"b"`` is one string, ``'"'`` a character, a lone ``'``
+    or ``"`` a token to the line's end)."""
+    j = text.rfind("\n", 0, i) + 1
+    while True:
+        j = min((k for k in (text.find('"', j, i), text.find("'", j, i)) if k >= 0), default=-1)
+        if j < 0:
+            return False
+        j = literal_end(text, j)
+        if j > i:
+            return True
 
 
 def token_at(s: str, i: int) -> tuple[str, int]:
@@ -341,7 +350,8 @@ def substitute(body: str, raw: dict, expanded) -> str:
 
 def va_comma(body: str, va: str, present: bool) -> str:
     """GNU cpp's ``, ## __VA_ARGS__`` (or ``, ## rest``) in a variadic macro's body: the comma goes
-    where the variable arguments are empty, and stays before them, pasted to nothing, where not."""
+    where ``present`` is false (the caller's rule: arguments left out), and stays before them, pasted
+    to nothing, where not."""
     return re.sub(rf",[ \t]*##[ \t]*(?={re.escape(va)}(?![A-Za-z0-9_]))", ", " if present else " ", body)
 
 

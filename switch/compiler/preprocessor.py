@@ -705,7 +705,10 @@ class Preprocessor(MacroContexts):
             args = args[:fixed] + [self._outside(",".join(pieces[fixed:]).strip(" \t\n"), popped)]
             params[-1] = va
             present = has_tokens(args[-1])
-            body = va_comma(va_opt(mac.body, present), va, present)
+            # GNU's `, ## __VA_ARGS__` keeps its comma where the variable arguments are given, empty
+            # or not (`F(w, )`), and drops it where they are left out (`F(w)`) -- or, for a macro of
+            # variable arguments only, where they are empty (gcc's macro.c, outside -std=c99)
+            body = va_comma(va_opt(mac.body, present), va, len(pieces) > fixed if fixed else present)
         if len(args) != len(params):
             raise _arg_count(loc, name, len(params), len(args), k)
         raw, done = dict(zip(params, args)), {}

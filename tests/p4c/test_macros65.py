@@ -1,0 +1,81 @@
+"""Preprocessor differences helper macros65 found with the macro fuzzer (tests/differential/fuzz_macros.py)
+against GNU cpp 12 as p4c runs it (``cc -E -C -undef -nostdinc -x assembler-with-cpp``); each failed on leadm.
+"""
+from __future__ import annotations
+
+import pytest
+
+from p4c_helpers import p4c_accepts, program
+
+from switch.compiler import P4CompileError, compile_source
+from switch.compiler.preprocessor import Preprocessor
+
+
+def _pp(text: str) -> str:
+    return " ".join(" ".join(ln.text.split()) for ln in Preprocessor().run_text(text, "prog.p4") if ln.text.strip())
+
+
+# (the text, cpp's output joined by single blanks)
+_LITERALS = {
+    # a string holding an escaped quote is one literal: the names after it are expanded (fuzz macros seed 41)
+    "escaped_quote": ('#define F(a) [a]\nx "a\\"b" F(1)\n', 'x "a\\"b" [1]'),
+    # ... also where the call's `(` is on the next line
+    "escaped_quote_paren_on_next_line": ('#define F1(...)\n#define E "a\\"b" F1\nE F1\n(x)\n', '"a\\"b" F1'),
+    # a character literal holding `"` is no string's start
+    "char_holding_a_quote": ("#define F(a) [a]\nx 'a' F(1) '\"' F(2)\n", "x 'a' [1] '\"' [2]"),
+    # a lone `'` (assembler-with-cpp lets it through) is a token to the line's end: no expansion after it
+    "lone_apostrophe": ("#define F(a) [a]\nx ' F(1)\nF(3)\n", "x ' F(1) [3]"),
+    # a string ending in an escaped backslash ends at its quote
+    "escaped_backslash": ('#define F(a) [a]\n"a\\\\" F(3)\n', '"a\\\\" [3]'),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LITERALS))
+def test_names_after_literals(name):
+    """cpp reads the literals of a line from its start (``\\"`` inside a string, ``'"'``, a lone ``'``);
+    checkmate-p4c counted the line's ``"`` and took the names after ``"a\\"b"`` for the inside of a
+    string, leaving them unexpanded."""
+    text, want = _LITERALS[name]
+    assert _pp(text) == want
+
+
+def test_escaped_quote_before_a_macro_in_p4(tmp_path):
+    """An annotation string with an escaped quote, then a macro on the same line: p4c compiles it."""
+    src = program(top='#define K 8w3\n#define F(x) x', body='        @name("q\\"") bit<8> w = K; hdr.h.a = F(w);')
+    compile_source(src, "prog.p4")
+    assert p4c_accepts(src, tmp_path) in (None, True)
+
+
+# (the call, cpp's output)
+_VA_COMMA = {
+    "given_empty": ("F1(w, )", "[, ]"),
+    "left_out": ("F1(w)", "[ ]"),
+    "given": ("F1(w, x)", "[, x]"),
+    "named_param_given_empty": ("F3(w, )", "[w, ]"),
+    "named_param_left_out": ("F3(w)", "[w ]"),
+    "expands_to_nothing": ("F3(w, E)", "[w, ]"),
+    "only_variable_empty": ("F2()", "[ ]"),
+    "only_variable_blank": ("F2( )", "[ ]"),
+    "only_variable_given": ("F2(x)", "[, x]"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_VA_COMMA))
+def test_gnu_comma_paste_keeps_the_comma_of_given_empty_arguments(name):
+    """GNU's ``, ## __VA_ARGS__`` drops the comma only where the variable arguments are left out
+    (``F(w)``), or for a macro of variable arguments only where they are empty; ``F(w, )`` keeps it
+    (gcc's macro.c; fuzz macros seed 150).  checkmate-p4c dropped it wherever they were empty."""
+    call, want = _VA_COMMA[name]
+    top = ("#define F1(b, ...) [, ## __VA_ARGS__]\n#define F2(...) [, ## __VA_ARGS__]\n"
+           "#define F3(b, ...) [b, ## __VA_ARGS__]\n#define E\n")
+    assert _pp(top + call + "\n") == want
+
+
+def test_gnu_comma_paste_in_p4(tmp_path):
+    """`f(L(8w1, ))` with L's `, ## __VA_ARGS__` keeps the comma: p4c's syntax error, where checkmate-p4c
+    compiled `(8w1)`."""
+    src = program(top="#define L(a, ...) (a , ## __VA_ARGS__)", body="        hdr.h.a = L(8w1, );")
+    with pytest.raises(P4CompileError):
+        compile_source(src, "prog.p4")
+    assert p4c_accepts(src, tmp_path) in (None, False)
+    compile_source(program(top="#define L(a, ...) (a , ## __VA_ARGS__)", body="        hdr.h.a = L(8w1);"), "prog.p4")
