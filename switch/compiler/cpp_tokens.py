@@ -345,14 +345,36 @@ def substitute(body: str, raw: dict, expanded) -> str:
             out.append(c)
             i += 1
     res = "".join(out)
-    return _PASTE.sub("", res).replace(_PLACEMARKER, "") if "##" in res else res
+    return _paste(res).replace(_PLACEMARKER, "") if "##" in res else res
 
 
-def va_comma(body: str, va: str, present: bool) -> str:
+def _paste(text: str) -> str:
+    """``text`` with each ``##`` pasting its neighbours; the pin of a name before it (the line of the
+    call that brought it) goes after the pasted name, as cpp reads ``__LINE__`` in its expansion at
+    the call's line (`A ## x` with ``#define A __LINE__``, a call on a later line of a text)."""
+    out, i = [], 0
+    for m in _PASTE.finditer(text):
+        out.append(text[i:m.start()])
+        i = m.end()
+        pin = PIN.search(m.group(0))
+        if pin:
+            j = i
+            while j < len(text) and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            out.append(text[i:j] + ("" if PIN.match(text, j) else pin.group(0)))
+            i = j
+    return "".join(out) + text[i:]
+
+
+def va_comma(body: str, va: str, present: bool, blank: bool = False) -> str:
     """GNU cpp's ``, ## __VA_ARGS__`` (or ``, ## rest``) in a variadic macro's body: the comma goes
-    where ``present`` is false (the caller's rule: arguments left out), and stays before them, pasted
-    to nothing, where not."""
-    return re.sub(rf",[ \t]*##[ \t]*(?={re.escape(va)}(?![A-Za-z0-9_]))", ", " if present else " ", body)
+    where ``present`` is false (the caller's rule: arguments left out); where not it stays, and the
+    ``##`` too: the arguments go in as written, not expanded first (`F(a, F(b))` keeps the inner
+    ``F(b)``, painted), and the comma pastes to nothing (:func:`substitute`): the arguments keep the blank
+    written before them (``blank``; ``#__VA_ARGS__`` of an expansion of ``F(w, x)`` reads ``, x``, of
+    ``F(w,x)`` ``,x``), a placemarker taking the paste."""
+    pat = rf",[ \t]*##[ \t]*(?={re.escape(va)}(?![A-Za-z0-9_]))"
+    return re.sub(pat, f", {_PLACEMARKER}## " if blank else ",## ", body) if present else re.sub(pat, " ", body)
 
 
 def va_opt(body: str, present: bool) -> str:

@@ -708,7 +708,8 @@ class Preprocessor(MacroContexts):
             # GNU's `, ## __VA_ARGS__` keeps its comma where the variable arguments are given, empty
             # or not (`F(w, )`), and drops it where they are left out (`F(w)`) -- or, for a macro of
             # variable arguments only, where they are empty (gcc's macro.c, outside -std=c99)
-            body = va_comma(va_opt(mac.body, present), va, len(pieces) > fixed if fixed else present)
+            body = va_comma(va_opt(mac.body, present), va, len(pieces) > fixed if fixed else present,
+                            present and pieces[fixed][:1] in (" ", "\t", "\n"))
         if len(args) != len(params):
             raise _arg_count(loc, name, len(params), len(args), k)
         raw, done = dict(zip(params, args)), {}

@@ -46,7 +46,7 @@ CPP = ["cc", "-E", "-C", "-undef", "-nostdinc", "-x", "assembler-with-cpp"]
 NAME = "prog.p4"
 _MARKER = re.compile(r'# (\d+) "([^"]*)"( \d)*$')
 _ERROR = re.compile(rf"^{re.escape(NAME)}:(\d+):(\d+): error: (.*)$", re.M)
-_TOKEN = re.compile(r"""[A-Za-z_][A-Za-z0-9_]*|\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*|"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?"""
+_TOKEN = re.compile(r"""[A-Za-z_][A-Za-z0-9_]*|\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*|"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\\n])*'?"""
                     r"|%:%:|\.\.\.|<<=|>>=|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&^|]=|##|<:|:>|<%|%>|%:|\S")
 
 
@@ -56,27 +56,27 @@ def cc_available() -> str | None:
 
 
 def tokens(lines) -> list[tuple[int, str]]:
-    """``(line, token)`` of ``(line number, text)`` pairs, comments dropped (a ``/* */`` may run on)."""
-    out, in_comment = [], False
-    for no, text in lines:
-        i = 0
-        while i < len(text):
-            if in_comment:
-                j = text.find("*/", i)
-                if j < 0:
-                    break
-                i, in_comment = j + 2, False
-                continue
-            if text[i].isspace():
-                i += 1
-                continue
-            if text.startswith("/*", i):
-                i, in_comment = i + 2, True
-                continue
-            if text.startswith("//", i):
-                break
+    """``(line, token)`` of ``(line number, text)`` pairs, comments dropped.  A ``/* */`` comment and a
+    string may run on over lines (a stringified argument holding a comment written over lines: the
+    string goes on, cpp57); the token counts on the line where it starts."""
+    text, starts = "", []
+    for no, t in lines:
+        starts.append((len(text), no))
+        text += t + "\n"
+    out, i, k = [], 0, 0
+    while i < len(text):
+        if text[i].isspace():
+            i += 1
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = len(text) if j < 0 else j + 2
+        elif text.startswith("//", i):
+            i = text.find("\n", i)
+        else:
             m = _TOKEN.match(text, i)
-            out.append((no, m.group(0)))
+            while k + 1 < len(starts) and starts[k + 1][0] <= i:
+                k += 1
+            out.append((starts[k][1], m.group(0)))
             i = m.end()
     return out
 

@@ -48,15 +48,21 @@ def test_escaped_quote_before_a_macro_in_p4(tmp_path):
 
 # (the call, cpp's output)
 _VA_COMMA = {
-    "given_empty": ("F1(w, )", "[, ]"),
+    "given_empty": ("F1(w, )", "[,]"),
     "left_out": ("F1(w)", "[ ]"),
     "given": ("F1(w, x)", "[, x]"),
-    "named_param_given_empty": ("F3(w, )", "[w, ]"),
+    "named_param_given_empty": ("F3(w, )", "[w,]"),
     "named_param_left_out": ("F3(w)", "[w ]"),
     "expands_to_nothing": ("F3(w, E)", "[w, ]"),
     "only_variable_empty": ("F2()", "[ ]"),
     "only_variable_blank": ("F2( )", "[ ]"),
-    "only_variable_given": ("F2(x)", "[, x]"),
+    "only_variable_given": ("F2(x)", "[,x]"),
+    # the variable arguments go in as written, not expanded first: the inner F1 is painted (seed ifs 359)
+    "not_expanded_first": ("F1(a, F1(b, c))", "[, F1(b, c)]"),
+    "not_expanded_first_over_lines": ("F1 (\n> z, (F1 (\nw q z, y), z) x)", "[, (F1 ( w q z, y), z) x]"),
+    # ... and keep the blank written before them where stringified later
+    "stringified_blank": ("XS(F1(w, x)) XS(F1(w,x)) XS(F4(y)) XS(F1(w, )) XS(F4(  y  z))",
+                          '"[, x]" "[,x]" "[x,y]" "[,]" "[x, y z]"'),
 }
 
 
@@ -64,10 +70,12 @@ _VA_COMMA = {
 def test_gnu_comma_paste_keeps_the_comma_of_given_empty_arguments(name):
     """GNU's ``, ## __VA_ARGS__`` drops the comma only where the variable arguments are left out
     (``F(w)``), or for a macro of variable arguments only where they are empty; ``F(w, )`` keeps it
-    (gcc's macro.c; fuzz macros seed 150).  checkmate-p4c dropped it wherever they were empty."""
+    (gcc's macro.c; fuzz macros seed 150); where kept the arguments go in unexpanded, with the blank
+    written before them.  checkmate-p4c dropped it wherever they were empty and expanded them first."""
     call, want = _VA_COMMA[name]
     top = ("#define F1(b, ...) [, ## __VA_ARGS__]\n#define F2(...) [, ## __VA_ARGS__]\n"
-           "#define F3(b, ...) [b, ## __VA_ARGS__]\n#define E\n")
+           "#define F3(b, ...) [b, ## __VA_ARGS__]\n#define E\n#define F4(...) [x, ## __VA_ARGS__]\n"
+           "#define S(...) #__VA_ARGS__\n#define XS(...) S(__VA_ARGS__)\n")
     assert _pp(top + call + "\n") == want
 
 
@@ -79,3 +87,12 @@ def test_gnu_comma_paste_in_p4(tmp_path):
         compile_source(src, "prog.p4")
     assert p4c_accepts(src, tmp_path) in (None, False)
     compile_source(program(top="#define L(a, ...) (a , ## __VA_ARGS__)", body="        hdr.h.a = L(8w1);"), "prog.p4")
+
+
+def test_line_of_a_name_pasted_on_a_later_line():
+    """A name of a body before ``##`` keeps the line of the call that brought it: `A ## x` with
+    ``#define A __LINE__``, the call on a later line of a macro call's text, is that line (cpp's
+    expansion point; fuzz ifs seed 103).  checkmate-p4c gave the first line of the text."""
+    text = "#define ID(a) w\n#define A __LINE__\n#define F1(x) A ## x\nID (\n) __LINE__ F1(*) F1 (+\n)\n"
+    assert _pp(text) == "w 5 5* 5 +"
+    assert _pp("#define A __LINE__\n#define F1(x) A ## x\n#define ID(a) a\nID(1\n) F1(B) F1(*)\n") == "1 AB 5*"
