@@ -52,6 +52,8 @@ _HIDDEN = "\U000F0000-\U0010FFFF"
 _WIDE_FROM, _WIDE_ROOM = 0x1FF00, 0xFE
 _WIDE: dict[str, int] = {}
 #: a comment as :func:`hide_comment` leaves it (the later lines of a ``/* */`` one after their newlines)
+#: a newline of a comment in a macro call's expansion (:func:`comment_newlines`), which :func:`unmark` keeps
+COMMENT_NEWLINE = "\x0e"
 _COMMENT_TOKEN = re.compile(f"\x07[{_HIDDEN}]*(?:\n+[{_HIDDEN}]+)*")
 #: the characters of a comment (its first, or from a line's start: a ``/* */`` one's later lines), which
 #: :func:`unmark` blanks -- not a character of those planes that a string holds (:func:`comment_text`)
@@ -170,6 +172,13 @@ def has_tokens(text: str) -> bool:
     """Whether ``text`` (an argument) holds a token: not only blanks, marks, pins and tags of expansions
     that ended in it (a :data:`COMMENT` is a token to cpp -C: `F(/* c */)` has one argument)."""
     return bool(TAGS.sub("", PIN.sub("", text)).strip(" \t\n\r\f\v" + MARK))
+
+
+def comment_newlines(text: str) -> str:
+    """``text`` (a macro call's lines joined by newlines, expanded) with the newlines of its ``/* */``
+    comments made :data:`COMMENT_NEWLINE`: cpp -C prints a comment of an argument where the body puts
+    the argument, with its newlines, so what follows it is further down (the call's lines are one)."""
+    return _COMMENT_TOKEN.sub(lambda m: m.group(0).replace("\n", COMMENT_NEWLINE + COMMENT), text)
 
 
 def unmark(text: str) -> str:

@@ -35,8 +35,9 @@ import os
 import re
 from dataclasses import dataclass
 
-from .cpp_tokens import (CONTEXT, END, MARK, NEWLINE_IN_STRING, PIN, SKIP_TO_PAREN, cpp_respace, has_tokens,
-                         in_literal, join_segment, literal_end, substitute, unmark, va_comma, va_opt)
+from .cpp_tokens import (COMMENT_NEWLINE, CONTEXT, END, MARK, NEWLINE_IN_STRING, PIN, SKIP_TO_PAREN, comment_newlines,
+                         cpp_respace, has_tokens, in_literal, join_segment, literal_end, substitute, unmark, va_comma,
+                         va_opt)
 from .cpp_context import MacroContexts
 from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
@@ -188,9 +189,10 @@ class Preprocessor(MacroContexts):
         # passed through by p4c's cpp (-x assembler-with-cpp) and renumbers positions only
         cpp_file, cpp_delta = file, 0
         pos_file, pos_delta = file, 0
-        # lines cpp's output is ahead of the source: a line that prints more lines than it took (a
-        # string holding a comment's newline) and ends inside a `/* */` comment, which cpp prints as
-        # it is -- no line marker before the comment's end (its later lines, and the tokens after it)
+        # lines cpp's output is ahead of the source (behind: negative): a line that prints more lines
+        # than it took (a string holding a comment's newline) and ends inside a `/* */` comment, which
+        # cpp prints as it is -- no line marker before the comment's end (its later lines, and the
+        # tokens after it)
         ahead = 0
         i = 0
         while i < len(raw):
@@ -328,9 +330,11 @@ class Preprocessor(MacroContexts):
                         segs.append((no, src))
                     joined += 1 + spl
             if active:
-                text = unmark(text)
+                text = unmark(comment_newlines(text) if joined and "\n" in text else text)
                 if "\n" in text:
                     text = text.replace("\n", " ")
+                # (a comment over lines in a call's arguments is printed where they go, with its newlines)
+                text = text.replace(COMMENT_NEWLINE, NEWLINE_IN_STRING)
             if active and lineno - 1 in in_string:
                 text, in_comment = cpp_respace(text, in_comment)
             else:
@@ -347,7 +351,10 @@ class Preprocessor(MacroContexts):
             for k in range(len(parts) - 1, spliced + joined):
                 self.out.append(Line(at[0], at[1] + 1 + k, ""))
             i += joined
-            ahead = ahead + max(0, len(parts) - 1 - spliced - joined) if i - 1 in open_lines else 0
+            # (and behind it after a macro call over lines, which prints on one: `F(1` / `) /* a` / `b */ zz`
+            # has zz a line up; a splice there leaves it in step -- cpp repeats the comment's first line)
+            step = len(parts) - 1 - spliced - joined
+            ahead = ahead + (step if step >= 0 or not spliced else min(0, step + spliced)) if i - 1 in open_lines else 0
         if stack:   # (cpp names the #if left open: errs22 probe c_def_unterminated_if)
             raise P4CompileError(stack[-1][4], "unterminated #if (missing #endif)")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from p4c_helpers import p4c_accepts, program
+from p4c_helpers import line_of, p4c_accepts, program
 
 from switch.compiler import P4CompileError, compile_source
 from switch.compiler.preprocessor import Preprocessor
@@ -96,3 +96,48 @@ def test_line_of_a_name_pasted_on_a_later_line():
     text = "#define ID(a) w\n#define A __LINE__\n#define F1(x) A ## x\nID (\n) __LINE__ F1(*) F1 (+\n)\n"
     assert _pp(text) == "w 5 5* 5 +"
     assert _pp("#define A __LINE__\n#define F1(x) A ## x\n#define ID(a) a\nID(1\n) F1(B) F1(*)\n") == "1 AB 5*"
+
+
+# (the statements, how many lines further up p4c names the unknown name zz)
+_BEHIND = {
+    "after_a_call_over_lines": ("hdr.h.a = F(8w1\n        ); /* a\n b */ hdr.h.b = zz;", 1),
+    "two_calls": ("hdr.h.a = F(8w1\n        ); /* a\n b */ hdr.h.c = F(8w2\n  ); /* c\n d */ hdr.h.b = zz;", 2),
+    "call_on_the_comments_end_line": ("hdr.h.a = F(8w1\n        ); /* a\n b */ hdr.h.c = F(8w2\n  ); hdr.h.b = zz;", 2),
+    "next_line_resynchronised": ("hdr.h.a = F(8w1\n        ); /* a\n b */ hdr.h.c = 1;\n hdr.h.b = zz;", 0),
+    "splice_keeps_step": ("hdr.h.a = 8w1 + \\\n  8w2; /* a\n b */ hdr.h.b = zz;", 0),
+    # a comment over lines in a call's arguments is printed where the body puts the argument, with its
+    # newlines: in step when put once (fuzz comments seeds 47, 165), one line down per more use, none
+    # left when the body drops it
+    "comment_in_an_argument": ("hdr.h.a = F(8w1 /* a\n b */); hdr.h.b = zz;", 0),
+    "comment_in_an_argument_put_twice": ("hdr.h.a = TW(8w1 /* a\n b */); hdr.h.b = zz;", -1),
+    "comment_in_a_dropped_argument": ("hdr.h.a = DR(8w1 /* a\n b */, 8w2); hdr.h.b = zz;", 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_BEHIND))
+def test_lines_after_a_call_over_lines_ending_in_a_comment(name, tmp_path):
+    """A macro call over several lines prints on one; where its last line opens a `/* */` comment, cpp
+    writes no line marker before the comment's end, so the comment's later lines and the tokens after
+    it are as many lines further up in what p4c reads (fuzz comments seeds 34, 85; corpus60's
+    `ahead` the other way); a comment over lines inside the arguments moves them down again.  A `\\` splice there leaves them in step (cpp repeats the comment's first
+    line).  checkmate-p4c named their source lines."""
+    stmt, behind = _BEHIND[name]
+    src = program(top="#define F(x) x\n#define TW(x) x + x\n#define DR(x, y) y", body="        " + stmt)
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(src, "prog.p4")
+    line, col = line_of(src, "zz;")
+    assert str(ei.value).startswith(f"prog.p4:{line - behind}:"), str(ei.value)
+    assert _p4c_error_line(src, tmp_path) in (None, line - behind)
+
+
+def _p4c_error_line(src: str, tmp_path) -> int | None:
+    """The line of p4c's first error on ``src`` (None: p4c is not installed)."""
+    import re
+
+    from switch.bmv2json.p4c import P4cFailed, p4c_path, run_p4c
+    if p4c_path() is None:
+        return None
+    (tmp_path / "prog.p4").write_text(src)
+    with pytest.raises(P4cFailed) as ei:
+        run_p4c(tmp_path / "prog.p4", tmp_path, timeout=120)
+    return int(re.search(r"prog\.p4\((\d+)\)", ei.value.stderr + str(ei.value)).group(1))
