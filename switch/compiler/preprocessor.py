@@ -41,6 +41,7 @@ from .cpp_tokens import (COMMENT_NEWLINE, CONTEXT, END, MARK, NEWLINE_IN_STRING,
 from .cpp_context import MacroContexts
 from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
+from .cpp_lines import CPP_DIRECTIVES as _CPP_DIRECTIVES
 from .cpp_lines import directive_lines, lines_ending_in_comment, lines_inside_string, strip_comments
 from .errors import Loc, P4CompileError
 
@@ -100,13 +101,6 @@ def _read_at(line: str, off: int, segs: list) -> tuple[int, int]:
     after = len(pat.findall(line, off + len(tok), len(line) if end < 0 else end))
     hits = [h.start() for h in pat.finditer(src)]
     return no, hits[len(hits) - 1 - after] + 1 if after < len(hits) else 1
-
-
-#: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is
-#: passed through to p4c's lexer, which skips it
-_CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "import", "if", "ifdef",
-                             "ifndef", "elif", "elifdef", "elifndef", "else", "endif", "line", "error", "warning", "pragma",
-                             "ident", "sccs", "assert", "unassert"})
 
 
 #: cpp's predefined macros p4c's preprocessor (``cc -E``) defines (Preprocessor.builtin)
@@ -202,7 +196,7 @@ class Preprocessor(MacroContexts):
             # and newline separated by space"; a `#define` whose continuation line has a trailing
             # blank goes on), and it joins the two parts with nothing between them (`8w\` + `7`
             # is `8w7`, a name may be cut in two)
-            spliced, pieces = 0, [(None, line)]
+            spliced, pieces, hidden = 0, [(None, line)], False
             while pieces[-1][1].rstrip(" \t\f\v").endswith("\\") and i + 1 < len(raw):
                 i += 1
                 spliced += 1
@@ -227,20 +221,25 @@ class Preprocessor(MacroContexts):
                     mk = re.match(r'#\s*(\d+)\s+"([^"]*)"', s) if active else None
                     if mk:
                         pos_file, pos_delta = mk.group(2), int(mk.group(1)) - (lineno + 1)
+                    if not active:
+                        self.out.append(Line(pos_file, lineno + pos_delta, ""))
+                        continue
+                    # ... but cpp expands its macros as a text line's: `# B` / `(1)` is a call of B,
+                    # which takes the next line into the line p4c skips (read below, printed blank)
+                    hidden, line = True, line.replace("#", " ", 1)
+                else:
+                    d, rest = m.group(1), m.group(2).strip()
+                    nloc = Loc(file, lineno, line.index(d, col) + 1)   # (cpp names the directive)
+                    if self._conditional(d, rest, line, stack, loc, nloc):
+                        active = stack[-1][0] if stack else True
+                    elif active:
+                        moved = self._directive(d, rest, loc, line, here, depth)
+                        if moved is not None:   # `#line N "f"`
+                            cpp_delta = pos_delta = moved[0] - (lineno + 1)
+                            if moved[1] is not None:
+                                cpp_file = pos_file = moved[1]
                     self.out.append(Line(pos_file, lineno + pos_delta, ""))
                     continue
-                d, rest = m.group(1), m.group(2).strip()
-                nloc = Loc(file, lineno, line.index(d, col) + 1)   # (cpp names the directive)
-                if self._conditional(d, rest, line, stack, loc, nloc):
-                    active = stack[-1][0] if stack else True
-                elif active:
-                    moved = self._directive(d, rest, loc, line, here, depth)
-                    if moved is not None:   # `#line N "f"`
-                        cpp_delta = pos_delta = moved[0] - (lineno + 1)
-                        if moved[1] is not None:
-                            cpp_file = pos_file = moved[1]
-                self.out.append(Line(pos_file, lineno + pos_delta, ""))
-                continue
             joined = 0
             at, call_loc = (pos_file, lineno + pos_delta + ahead), Loc(cpp_file, lineno + cpp_delta, 1)
             done, held = "", None   # (the text before a call that a directive in it split off)
@@ -281,6 +280,10 @@ class Preprocessor(MacroContexts):
                         # `#else` / `2` / `#endif` / `)`; `F(Q` / `#define Q 7` / `Q)` is `[7 7]`:
                         # the arguments are expanded when the call ends)
                         dloc = Loc(file, i + joined + 1, nxt.index("#") + 1)
+                        # (a directive a `\` splices: `#\` / `undef B`)
+                        while nxt.rstrip(" \t\f\v").endswith("\\") and i + joined + 1 < len(raw):
+                            joined += 1
+                            nxt = nxt.rstrip(" \t\f\v")[:-1] + raw[i + joined]
                         if re.match(r"\s*#\s*(define|undef)\b", nxt) and not (stack and not stack[-1][0]):
                             # what comes before the open call was expanded before it (cpp reads on)
                             # and the call keeps the definition its name had (`F(1` / `#undef F` / `)`)
@@ -290,9 +293,6 @@ class Preprocessor(MacroContexts):
                             elif held is None:
                                 before, line, held = self._expanded_call_start(line, call_loc)
                                 done += before
-                        while nxt.rstrip(" \t\f\v").endswith("\\") and i + joined + 1 < len(raw):
-                            joined += 1
-                            nxt = nxt.rstrip(" \t\f\v")[:-1] + raw[i + joined]
                         # (cpp's `__LINE__` in an `#if` there is the call's line where the call came from
                         # object-like macros only, as for the arguments' names below)
                         cline = self._open_call_line(err)
@@ -345,7 +345,7 @@ class Preprocessor(MacroContexts):
             for k in range(1, len(parts)):
                 parts[k], held_comment = cpp_respace(parts[k], held_comment)
             for k, part in enumerate(parts):
-                self.out.append(Line(at[0], at[1] + k, part))
+                self.out.append(Line(at[0], at[1] + k, "" if hidden else part))
             # the lines a `\` spliced in or a macro call took are empty lines in cpp's output (a string
             # written over several lines keeps their newlines)
             for k in range(len(parts) - 1, spliced + joined):

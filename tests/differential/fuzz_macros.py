@@ -7,8 +7,9 @@ Each is written to ``prog.p4`` in a scratch folder and preprocessed by both side
 
 * ours: :meth:`switch.compiler.preprocessor.Preprocessor.run_text`, its ``Line`` records (file,
   line, text) -- what the P4 lexer reads;
-* cpp: its output, whose line markers (``# N "prog.p4" ...``) give each later line its number, and
-  its first ``error:`` on stderr.
+* cpp: its output, whose line markers (``# N "prog.p4" ...``) give each later line its number (a
+  ``#`` line that is no directive, which cpp prints after expanding it, is left out: p4c's lexer
+  skips it, ours prints it blank), and its first ``error:`` on stderr.
 
 Both texts are cut into C preprocessing tokens (:func:`tokens`: names, pp-numbers, string and
 character literals, punctuators; comments dropped -- cpp -C keeps the comments of text lines, ours
@@ -117,7 +118,7 @@ def cpp(text: str, work: str) -> Result:
         if m:
             no, here = int(m.group(1)), m.group(2) == NAME
             continue
-        if here:
+        if here and not raw.lstrip().startswith("#"):   # (p4c's lexer skips a line cpp passed through)
             lines.append((no, raw))
         no += 1
     return Result(toks=tokens(lines))

@@ -14,10 +14,11 @@ per seed (``random.Random(seed)``, deterministic), in three kinds that grow on e
   lines among the uses and inside calls (corpus52's gen3);
 * ``ifs`` -- the same with ``#if``/``#ifdef``/``#ifndef``/``#elif``/``#else``/``#endif`` blocks among
   the uses and among a call's arguments (``defined``, arithmetic on numeric macros, unknown names)
-  and ``\\`` splices between tokens and inside names, on text and directive lines (corpus60's gen4).
+  and ``\\`` splices between tokens and inside names, on text and directive lines (corpus60's gen4),
+  and ``#`` lines that are no directive (``# B`` / ``(1)``: cpp expands them, a call there takes later
+  lines; p4c's lexer skips the line cpp prints).
 
-A use line never starts with ``#`` (a line that is no directive is another matter: :mod:`fuzz_macros`
-docstring).  ``__DATE__``/``__TIME__`` are left out (they differ by the second).
+A use line never starts with ``#``.  ``__DATE__``/``__TIME__`` are left out (they differ by the second).
 """
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ class Gen:
         self.ifs = kind == "ifs"
         self.arity: dict[str, tuple[int, bool]] = {}   # function-like name -> (params, variadic)
         self.in_body = False
+        self.hash_line = False
 
     def chance(self, p: float) -> bool:
         return self.r.random() < p
@@ -141,8 +143,8 @@ class Gen:
         if self.comments:
             if r < 0.06:
                 return " /* c */ "
-            if r < 0.08 and newline_ok:
-                return self.pick([" /* p\n q */ ", "/*\n*/", " // c\n"])
+            if r < 0.08 and newline_ok:   # (not one over lines on a `#` line: p4c would read its end)
+                return " // c\n" if self.hash_line else self.pick([" /* p\n q */ ", "/*\n*/", " // c\n"])
             if r < 0.10 and newline_ok:
                 return "\n\n"
         if self.ifs and r > 0.96:
@@ -260,6 +262,10 @@ class Gen:
                 out.append("#undef " + self.pick(OBJS + FUNCS + NUMS))
             elif self.ifs and c < 0.3 and depth < 3:
                 out += self.if_block(depth)
+            elif self.ifs and c < 0.33:   # a `#` line that is no directive: cpp expands it, p4c skips it
+                self.hash_line = True
+                out.append(self.pick(["# ", "#", "#! "]) + self.pick(OBJS + FUNCS) + " " + self.use_line())
+                self.hash_line = False
             else:
                 out.append(self.use_line())
         return out

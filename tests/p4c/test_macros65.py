@@ -141,3 +141,39 @@ def _p4c_error_line(src: str, tmp_path) -> int | None:
     with pytest.raises(P4cFailed) as ei:
         run_p4c(tmp_path / "prog.p4", tmp_path, timeout=120)
     return int(re.search(r"prog\.p4\((\d+)\)", ei.value.stderr + str(ei.value)).group(1))
+
+
+# (the text, cpp's output as p4c reads it: a `#` line that is no directive is skipped by p4c's lexer)
+_HASH_LINES = {
+    # cpp expands a `#` line that is no directive as text: `# B` then `(1)` is a call, the next line taken
+    # into the line p4c skips, the rest of that line with it (corpus60's open item)
+    "call_over_the_next_line": ("#define B(x) [x]\n# B\n(1) z\ny\n", "y"),
+    "call_from_an_object_like_macro": ("#define B(x) [x]\n#define K B\n#! K\n(1\n2) z\ny\n", "y"),
+    # a comment there is a token (cpp -C): the name before it is no call
+    "comment_before_the_paren": ("#define B(x) [x]\n# B /* c */\n(1) z\n", "(1) z"),
+    # an empty macro before the name
+    "after_an_empty_macro": ("#define B(x) [x]\n#define Q\n# Q B\n(1) z\ny\n", "y"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_HASH_LINES))
+def test_macros_on_a_hash_line_that_is_no_directive(name):
+    """checkmate-p4c passed such a line through blank, leaving the next line's `(1)` to the P4 text."""
+    text, want = _HASH_LINES[name]
+    assert _pp(text) == want
+
+
+def test_hash_line_call_in_p4(tmp_path):
+    """`# B` / `(hdr.h.b = 8w2);`: p4c compiles it (B's call takes the parenthesis into the skipped line,
+    `;` stays), checkmate-p4c found a syntax error."""
+    src = program(top="#define B(x) [x]", body="        hdr.h.a = 8w1;\n# B\n        (hdr.h.b = 8w2);")
+    compile_source(src, "prog.p4")
+    assert p4c_accepts(src, tmp_path) in (None, True)
+
+
+def test_spliced_directive_among_arguments():
+    """`#\\` / `undef P` among the arguments of a call opened by an object-like macro is a `#undef`: what
+    precedes the call is expanded before it runs (`5`, fuzz ifs seed 88); checkmate-p4c looked for
+    `#undef` before joining the splice and expanded P after it."""
+    text = "#define F(x) [x]\n#define B F(\n#define P 5\nP B 1\n#\\\nundef P\n)\nP B P\n#\\\ndefine P 6\n)\n"
+    assert _pp(text) == "5 [ 1] P [ 6]"
