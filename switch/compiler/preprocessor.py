@@ -170,8 +170,9 @@ class Preprocessor(MacroContexts):
         # is `#`; a block comment that runs on past its end continues it (cpp reads the comment
         # as a space: `#define Z 4 /* ... \n ... */ + 1` is `4 + 1`)
         orig = text.split("\n")
-        hashed = directive_lines(orig)
         open_lines = lines_ending_in_comment(text)
+        # (a line that starts inside a `/* */` comment is no directive: `a /* p` / `#endif` / `*/ b`)
+        hashed = {k for k in directive_lines(orig) if k - 1 not in open_lines}
         text = strip_comments(text, file)
         in_string = lines_inside_string(text)
         in_comment = False   # cpp's view of a string's continuation lines (cpp_respace)
@@ -209,6 +210,11 @@ class Preprocessor(MacroContexts):
                     line = line + " " + raw[i]
                     raw[i] = ""
                     i += 1
+                    # (the comment's last line may end in a `\` splice: the directive goes on)
+                    while line.rstrip(" \t\f\v").endswith("\\") and i < len(raw) and (i - 1) not in open_lines:
+                        line = line.rstrip(" \t\f\v")[:-1] + raw[i]
+                        raw[i] = ""
+                        i += 1
             s = line.strip()
             if s.startswith("#") and lineno - 1 in hashed:
                 col = line.index("#") + 1

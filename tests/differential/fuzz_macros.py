@@ -145,8 +145,15 @@ def check(text: str, mode: int, work: str) -> str | None:
     return differs(ours(text), cpp(text, work), mode)
 
 
+def _kind(why: str | None) -> str | None:
+    """The kind of a difference: tokens, error positions, or one side refusing."""
+    return why and ("token" if why.startswith("token") else why.split(" ")[0] + " " + why.split(" ")[1])
+
+
 def reduce(text: str, mode: int, work: str, budget: int = 400) -> str:
-    """Greedy line removal (blocks of lines, halving, then single lines) while ``mode`` still differs."""
+    """Greedy line removal (blocks of lines, halving, then single lines) while ``mode`` still differs
+    the same way (:func:`_kind`)."""
+    kind = _kind(check(text, mode, work))
     lines = text.split("\n")
     size = max(1, len(lines) // 2)
     while size >= 1 and budget > 0:
@@ -154,7 +161,7 @@ def reduce(text: str, mode: int, work: str, budget: int = 400) -> str:
         while i < len(lines) and budget > 0:
             cand = lines[:i] + lines[i + size:]
             budget -= 1
-            if check("\n".join(cand), mode, work):
+            if _kind(check("\n".join(cand), mode, work)) == kind:
                 lines = cand
             else:
                 i += size

@@ -177,3 +177,17 @@ def test_spliced_directive_among_arguments():
     `#undef` before joining the splice and expanded P after it."""
     text = "#define F(x) [x]\n#define B F(\n#define P 5\nP B 1\n#\\\nundef P\n)\nP B P\n#\\\ndefine P 6\n)\n"
     assert _pp(text) == "5 [ 1] P [ 6]"
+
+
+def test_a_line_starting_inside_a_comment_is_no_directive():
+    """`a /* p` / `#endif` / `*/ b`: the `#endif` is inside the comment (fuzz ifs seed 1103); checkmate-p4c
+    took the line for a directive's, joined the comment's end to it and printed the comment's hidden
+    characters into the text."""
+    assert _pp("a /* p\n#endif\n*/ b\n") == "a b"
+    assert _pp("#if 1\na /* p\n#else\n*/ b\n#endif\n") == "a b"
+
+
+def test_a_directive_spliced_after_its_comment_over_lines():
+    """`#define AB /* x` / ` y */ \\` / `G () __LINE__`: the `\\` after the comment's end splices the next
+    line into the directive (fuzz ifs seed 401); checkmate-p4c ended the #define at the comment."""
+    assert _pp("#define AB /* x\n y */ \\\nG () __LINE__\nAB\n") == "G () 4"
