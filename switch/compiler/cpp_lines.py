@@ -7,8 +7,17 @@ Used by :class:`~.preprocessor.Preprocessor` before it reads a file's directives
 """
 from __future__ import annotations
 
+import re
+
 from .cpp_tokens import hide_comment
 from .errors import Loc, P4CompileError
+
+#: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is text
+#: to cpp (its macros expanded) and passed through to p4c's lexer, which skips it
+CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "import", "if", "ifdef",
+                            "ifndef", "elif", "elifdef", "elifndef", "else", "endif", "line", "error", "warning", "pragma",
+                            "ident", "sccs", "assert", "unassert"})
+_DIRECTIVE_NAME = re.compile(r"#[ \t]*([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def line_comment_end(text: str, i: int) -> int:
@@ -26,14 +35,17 @@ def line_comment_end(text: str, i: int) -> int:
 
 def _in_directive(text: str, i: int) -> bool:
     """Whether offset ``i`` is on a directive's line (its first character ``#``; the lines a backslash
-    continues belong to the line they continue)."""
+    continues belong to the line they continue) -- not a `#` line that is no directive (``# B``):
+    cpp reads that as text, a comment there is a token (``# F /* c */ (1)`` is no call)."""
     start = text.rfind("\n", 0, i) + 1
     while start > 0:
         prev = text.rfind("\n", 0, start - 1) + 1
         if not text[prev:start - 1].rstrip(" \t\f\v").endswith("\\"):
             break
         start = prev
-    return text[start:i].lstrip().startswith("#")
+    rest = text[start:i].lstrip()
+    m = _DIRECTIVE_NAME.match(rest)
+    return rest.startswith("#") and (m is None or m.group(1) in CPP_DIRECTIVES)
 
 
 def _blank(chunk: str, text: str, i: int) -> str:

@@ -52,6 +52,8 @@ _HIDDEN = "\U000F0000-\U0010FFFF"
 _WIDE_FROM, _WIDE_ROOM = 0x1FF00, 0xFE
 _WIDE: dict[str, int] = {}
 #: a comment as :func:`hide_comment` leaves it (the later lines of a ``/* */`` one after their newlines)
+#: a newline of a comment in a macro call's expansion (:func:`comment_newlines`), which :func:`unmark` keeps
+COMMENT_NEWLINE = "\x0e"
 _COMMENT_TOKEN = re.compile(f"\x07[{_HIDDEN}]*(?:\n+[{_HIDDEN}]+)*")
 #: the characters of a comment (its first, or from a line's start: a ``/* */`` one's later lines), which
 #: :func:`unmark` blanks -- not a character of those planes that a string holds (:func:`comment_text`)
@@ -87,8 +89,17 @@ def literal_end(text: str, i: int) -> int:
 
 
 def in_literal(text: str, i: int) -> bool:
-    """Whether ``i`` lies inside a literal of its line (quotes counted from the line's start)."""
-    return text.count('"', text.rfind("\n", 0, i) + 1, i) % 2 == 1
+    """Whether ``i`` lies inside a string or character literal of its line, the literals read from
+    the line's start as cpp reads them (``"a\\"b"`` is one string, ``'"'`` a character, a lone ``'``
+    or ``"`` a token to the line's end)."""
+    j = text.rfind("\n", 0, i) + 1
+    while True:
+        j = min((k for k in (text.find('"', j, i), text.find("'", j, i)) if k >= 0), default=-1)
+        if j < 0:
+            return False
+        j = literal_end(text, j)
+        if j > i:
+            return True
 
 
 def token_at(s: str, i: int) -> tuple[str, int]:
@@ -161,6 +172,13 @@ def has_tokens(text: str) -> bool:
     """Whether ``text`` (an argument) holds a token: not only blanks, marks, pins and tags of expansions
     that ended in it (a :data:`COMMENT` is a token to cpp -C: `F(/* c */)` has one argument)."""
     return bool(TAGS.sub("", PIN.sub("", text)).strip(" \t\n\r\f\v" + MARK))
+
+
+def comment_newlines(text: str) -> str:
+    """``text`` (a macro call's lines joined by newlines, expanded) with the newlines of its ``/* */``
+    comments made :data:`COMMENT_NEWLINE`: cpp -C prints a comment of an argument where the body puts
+    the argument, with its newlines, so what follows it is further down (the call's lines are one)."""
+    return _COMMENT_TOKEN.sub(lambda m: m.group(0).replace("\n", COMMENT_NEWLINE + COMMENT), text)
 
 
 def unmark(text: str) -> str:
@@ -336,13 +354,36 @@ def substitute(body: str, raw: dict, expanded) -> str:
             out.append(c)
             i += 1
     res = "".join(out)
-    return _PASTE.sub("", res).replace(_PLACEMARKER, "") if "##" in res else res
+    return _paste(res).replace(_PLACEMARKER, "") if "##" in res else res
 
 
-def va_comma(body: str, va: str, present: bool) -> str:
+def _paste(text: str) -> str:
+    """``text`` with each ``##`` pasting its neighbours; the pin of a name before it (the line of the
+    call that brought it) goes after the pasted name, as cpp reads ``__LINE__`` in its expansion at
+    the call's line (`A ## x` with ``#define A __LINE__``, a call on a later line of a text)."""
+    out, i = [], 0
+    for m in _PASTE.finditer(text):
+        out.append(text[i:m.start()])
+        i = m.end()
+        pin = PIN.search(m.group(0))
+        if pin:
+            j = i
+            while j < len(text) and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            out.append(text[i:j] + ("" if PIN.match(text, j) else pin.group(0)))
+            i = j
+    return "".join(out) + text[i:]
+
+
+def va_comma(body: str, va: str, present: bool, blank: bool = False) -> str:
     """GNU cpp's ``, ## __VA_ARGS__`` (or ``, ## rest``) in a variadic macro's body: the comma goes
-    where the variable arguments are empty, and stays before them, pasted to nothing, where not."""
-    return re.sub(rf",[ \t]*##[ \t]*(?={re.escape(va)}(?![A-Za-z0-9_]))", ", " if present else " ", body)
+    where ``present`` is false (the caller's rule: arguments left out); where not it stays, and the
+    ``##`` too: the arguments go in as written, not expanded first (`F(a, F(b))` keeps the inner
+    ``F(b)``, painted), and the comma pastes to nothing (:func:`substitute`): the arguments keep the blank
+    written before them (``blank``; ``#__VA_ARGS__`` of an expansion of ``F(w, x)`` reads ``, x``, of
+    ``F(w,x)`` ``,x``), a placemarker taking the paste."""
+    pat = rf",[ \t]*##[ \t]*(?={re.escape(va)}(?![A-Za-z0-9_]))"
+    return re.sub(pat, f", {_PLACEMARKER}## " if blank else ",## ", body) if present else re.sub(pat, " ", body)
 
 
 def va_opt(body: str, present: bool) -> str:

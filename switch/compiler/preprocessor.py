@@ -35,11 +35,13 @@ import os
 import re
 from dataclasses import dataclass
 
-from .cpp_tokens import (CONTEXT, END, MARK, NEWLINE_IN_STRING, PIN, SKIP_TO_PAREN, cpp_respace, has_tokens,
-                         in_literal, join_segment, literal_end, substitute, unmark, va_comma, va_opt)
+from .cpp_tokens import (COMMENT_NEWLINE, CONTEXT, END, MARK, NEWLINE_IN_STRING, PIN, SKIP_TO_PAREN, comment_newlines,
+                         cpp_respace, has_tokens, in_literal, join_segment, literal_end, substitute, unmark, va_comma,
+                         va_opt)
 from .cpp_context import MacroContexts
 from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
+from .cpp_lines import CPP_DIRECTIVES as _CPP_DIRECTIVES
 from .cpp_lines import directive_lines, lines_ending_in_comment, lines_inside_string, strip_comments
 from .errors import Loc, P4CompileError
 
@@ -99,13 +101,6 @@ def _read_at(line: str, off: int, segs: list) -> tuple[int, int]:
     after = len(pat.findall(line, off + len(tok), len(line) if end < 0 else end))
     hits = [h.start() for h in pat.finditer(src)]
     return no, hits[len(hits) - 1 - after] + 1 if after < len(hits) else 1
-
-
-#: the directives GNU cpp runs in p4c's mode (-x assembler-with-cpp); any other `#...` line is
-#: passed through to p4c's lexer, which skips it
-_CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "import", "if", "ifdef",
-                             "ifndef", "elif", "elifdef", "elifndef", "else", "endif", "line", "error", "warning", "pragma",
-                             "ident", "sccs", "assert", "unassert"})
 
 
 #: cpp's predefined macros p4c's preprocessor (``cc -E``) defines (Preprocessor.builtin)
@@ -175,8 +170,9 @@ class Preprocessor(MacroContexts):
         # is `#`; a block comment that runs on past its end continues it (cpp reads the comment
         # as a space: `#define Z 4 /* ... \n ... */ + 1` is `4 + 1`)
         orig = text.split("\n")
-        hashed = directive_lines(orig)
         open_lines = lines_ending_in_comment(text)
+        # (a line that starts inside a `/* */` comment is no directive: `a /* p` / `#endif` / `*/ b`)
+        hashed = {k for k in directive_lines(orig) if k - 1 not in open_lines}
         text = strip_comments(text, file)
         in_string = lines_inside_string(text)
         in_comment = False   # cpp's view of a string's continuation lines (cpp_respace)
@@ -188,9 +184,10 @@ class Preprocessor(MacroContexts):
         # passed through by p4c's cpp (-x assembler-with-cpp) and renumbers positions only
         cpp_file, cpp_delta = file, 0
         pos_file, pos_delta = file, 0
-        # lines cpp's output is ahead of the source: a line that prints more lines than it took (a
-        # string holding a comment's newline) and ends inside a `/* */` comment, which cpp prints as
-        # it is -- no line marker before the comment's end (its later lines, and the tokens after it)
+        # lines cpp's output is ahead of the source (behind: negative): a line that prints more lines
+        # than it took (a string holding a comment's newline) and ends inside a `/* */` comment, which
+        # cpp prints as it is -- no line marker before the comment's end (its later lines, and the
+        # tokens after it)
         ahead = 0
         i = 0
         while i < len(raw):
@@ -200,7 +197,7 @@ class Preprocessor(MacroContexts):
             # and newline separated by space"; a `#define` whose continuation line has a trailing
             # blank goes on), and it joins the two parts with nothing between them (`8w\` + `7`
             # is `8w7`, a name may be cut in two)
-            spliced, pieces = 0, [(None, line)]
+            spliced, pieces, hidden = 0, [(None, line)], False
             while pieces[-1][1].rstrip(" \t\f\v").endswith("\\") and i + 1 < len(raw):
                 i += 1
                 spliced += 1
@@ -213,6 +210,11 @@ class Preprocessor(MacroContexts):
                     line = line + " " + raw[i]
                     raw[i] = ""
                     i += 1
+                    # (the comment's last line may end in a `\` splice: the directive goes on)
+                    while line.rstrip(" \t\f\v").endswith("\\") and i < len(raw) and (i - 1) not in open_lines:
+                        line = line.rstrip(" \t\f\v")[:-1] + raw[i]
+                        raw[i] = ""
+                        i += 1
             s = line.strip()
             if s.startswith("#") and lineno - 1 in hashed:
                 col = line.index("#") + 1
@@ -225,20 +227,25 @@ class Preprocessor(MacroContexts):
                     mk = re.match(r'#\s*(\d+)\s+"([^"]*)"', s) if active else None
                     if mk:
                         pos_file, pos_delta = mk.group(2), int(mk.group(1)) - (lineno + 1)
+                    if not active:
+                        self.out.append(Line(pos_file, lineno + pos_delta, ""))
+                        continue
+                    # ... but cpp expands its macros as a text line's: `# B` / `(1)` is a call of B,
+                    # which takes the next line into the line p4c skips (read below, printed blank)
+                    hidden, line = True, line.replace("#", " ", 1)
+                else:
+                    d, rest = m.group(1), m.group(2).strip()
+                    nloc = Loc(file, lineno, line.index(d, col) + 1)   # (cpp names the directive)
+                    if self._conditional(d, rest, line, stack, loc, nloc):
+                        active = stack[-1][0] if stack else True
+                    elif active:
+                        moved = self._directive(d, rest, loc, line, here, depth)
+                        if moved is not None:   # `#line N "f"`
+                            cpp_delta = pos_delta = moved[0] - (lineno + 1)
+                            if moved[1] is not None:
+                                cpp_file = pos_file = moved[1]
                     self.out.append(Line(pos_file, lineno + pos_delta, ""))
                     continue
-                d, rest = m.group(1), m.group(2).strip()
-                nloc = Loc(file, lineno, line.index(d, col) + 1)   # (cpp names the directive)
-                if self._conditional(d, rest, line, stack, loc, nloc):
-                    active = stack[-1][0] if stack else True
-                elif active:
-                    moved = self._directive(d, rest, loc, line, here, depth)
-                    if moved is not None:   # `#line N "f"`
-                        cpp_delta = pos_delta = moved[0] - (lineno + 1)
-                        if moved[1] is not None:
-                            cpp_file = pos_file = moved[1]
-                self.out.append(Line(pos_file, lineno + pos_delta, ""))
-                continue
             joined = 0
             at, call_loc = (pos_file, lineno + pos_delta + ahead), Loc(cpp_file, lineno + cpp_delta, 1)
             done, held = "", None   # (the text before a call that a directive in it split off)
@@ -279,6 +286,10 @@ class Preprocessor(MacroContexts):
                         # `#else` / `2` / `#endif` / `)`; `F(Q` / `#define Q 7` / `Q)` is `[7 7]`:
                         # the arguments are expanded when the call ends)
                         dloc = Loc(file, i + joined + 1, nxt.index("#") + 1)
+                        # (a directive a `\` splices: `#\` / `undef B`)
+                        while nxt.rstrip(" \t\f\v").endswith("\\") and i + joined + 1 < len(raw):
+                            joined += 1
+                            nxt = nxt.rstrip(" \t\f\v")[:-1] + raw[i + joined]
                         if re.match(r"\s*#\s*(define|undef)\b", nxt) and not (stack and not stack[-1][0]):
                             # what comes before the open call was expanded before it (cpp reads on)
                             # and the call keeps the definition its name had (`F(1` / `#undef F` / `)`)
@@ -288,9 +299,6 @@ class Preprocessor(MacroContexts):
                             elif held is None:
                                 before, line, held = self._expanded_call_start(line, call_loc)
                                 done += before
-                        while nxt.rstrip(" \t\f\v").endswith("\\") and i + joined + 1 < len(raw):
-                            joined += 1
-                            nxt = nxt.rstrip(" \t\f\v")[:-1] + raw[i + joined]
                         # (cpp's `__LINE__` in an `#if` there is the call's line where the call came from
                         # object-like macros only, as for the arguments' names below)
                         cline = self._open_call_line(err)
@@ -328,9 +336,11 @@ class Preprocessor(MacroContexts):
                         segs.append((no, src))
                     joined += 1 + spl
             if active:
-                text = unmark(text)
+                text = unmark(comment_newlines(text) if joined and "\n" in text else text)
                 if "\n" in text:
                     text = text.replace("\n", " ")
+                # (a comment over lines in a call's arguments is printed where they go, with its newlines)
+                text = text.replace(COMMENT_NEWLINE, NEWLINE_IN_STRING)
             if active and lineno - 1 in in_string:
                 text, in_comment = cpp_respace(text, in_comment)
             else:
@@ -341,13 +351,16 @@ class Preprocessor(MacroContexts):
             for k in range(1, len(parts)):
                 parts[k], held_comment = cpp_respace(parts[k], held_comment)
             for k, part in enumerate(parts):
-                self.out.append(Line(at[0], at[1] + k, part))
+                self.out.append(Line(at[0], at[1] + k, "" if hidden else part))
             # the lines a `\` spliced in or a macro call took are empty lines in cpp's output (a string
             # written over several lines keeps their newlines)
             for k in range(len(parts) - 1, spliced + joined):
                 self.out.append(Line(at[0], at[1] + 1 + k, ""))
             i += joined
-            ahead = ahead + max(0, len(parts) - 1 - spliced - joined) if i - 1 in open_lines else 0
+            # (and behind it after a macro call over lines, which prints on one: `F(1` / `) /* a` / `b */ zz`
+            # has zz a line up; a splice there leaves it in step -- cpp repeats the comment's first line)
+            step = len(parts) - 1 - spliced - joined
+            ahead = ahead + (step if step >= 0 or not spliced else min(0, step + spliced)) if i - 1 in open_lines else 0
         if stack:   # (cpp names the #if left open: errs22 probe c_def_unterminated_if)
             raise P4CompileError(stack[-1][4], "unterminated #if (missing #endif)")
 
@@ -705,7 +718,11 @@ class Preprocessor(MacroContexts):
             args = args[:fixed] + [self._outside(",".join(pieces[fixed:]).strip(" \t\n"), popped)]
             params[-1] = va
             present = has_tokens(args[-1])
-            body = va_comma(va_opt(mac.body, present), va, present)
+            # GNU's `, ## __VA_ARGS__` keeps its comma where the variable arguments are given, empty
+            # or not (`F(w, )`), and drops it where they are left out (`F(w)`) -- or, for a macro of
+            # variable arguments only, where they are empty (gcc's macro.c, outside -std=c99)
+            body = va_comma(va_opt(mac.body, present), va, len(pieces) > fixed if fixed else present,
+                            present and pieces[fixed][:1] in (" ", "\t", "\n"))
         if len(args) != len(params):
             raise _arg_count(loc, name, len(params), len(args), k)
         raw, done = dict(zip(params, args)), {}
