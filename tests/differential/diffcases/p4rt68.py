@@ -5,8 +5,10 @@ order in which copies on one egress thread run (helper p4rt68, p4rt61's open ite
 Frame 1 is resubmitted once and dropped: both of its passes run on the ingress thread, which
 releases them in a fixed order, leaving two PHVs in the pool -- the first pass's (``st.x`` =
 0x1101) under the resubmitted pass's (0x1102).  Frame 2 takes the top one; what its copies read of
-the never-valid header ``st`` shows which PHV each one got (their egress writes nothing there, so
-no copy's own release, a race between BMv2's threads, can show).
+the never-valid header ``st`` shows which PHV each one got.  Each copy's egress then writes 0 there:
+a copy that BMv2's threads send and release before the next copy is made (the ingress thread
+preempted between two copies, 1 run in 5 under load) hands that copy a PHV that reads 0, as a
+fresh one does.
 
 * I2E clone (PI's PreCloneMgr makes a P4Runtime clone session a multicast group): BMv2 parses the
   frame again into the session's copy, which takes the next PHV (0x1101), and every replica takes a
@@ -44,6 +46,7 @@ def _ingress(clone: str, fate: str, extra: str = "") -> str:
 
 _EGRESS = """
         hdr.h.d = hdr.st.x;
+        hdr.st.x = 0;
         hdr.h.c = meta.keep[15:0] ^ (bit<16>)sm.instance_type << 12 ^ (bit<16>)sm.egress_rid << 8;"""
 _FRAMES = [(1, H(0x11, 1)), (1, H(0x22, 2))]
 
