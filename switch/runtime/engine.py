@@ -449,9 +449,11 @@ class Engine:
         """I2E clone, digest and resubmit at the end of ingress; True if resubmitted."""
         pl = self.pl
         if P.clone is not None:
-            # BMv2: the original frame is parsed again, then *all* metadata (standard_metadata
-            # included: ingress_port reads 0) is reset and only the preserved field list is copied over
-            self._clone(P, I_I2E, lambda: self._parsed(data, iport, I_I2E, tr, None, set_port=False), tr, egress_q)
+            # BMv2: the original frame is parsed again with the received packet's ingress_port (a
+            # parser selecting on it parses the clone as the original: helper p4rt68), then *all*
+            # metadata (standard_metadata included: ingress_port reads 0) is reset and only the
+            # preserved field list is copied over (_clone)
+            self._clone(P, I_I2E, lambda: self._parsed(data, iport, I_I2E, tr, None), tr, egress_q)
         if P.digest is not None and pl.on_digest is not None:
             did, vals = P.digest
             pl.on_digest(did, vals() if callable(vals) else vals)

@@ -21,7 +21,7 @@ fresh one does.
 * A register bumped in egress by copies to ports 2 and 6 (one egress thread, ``port % 4``): BMv2
   runs them in node order, port 6 first, for a clone session and a multicast group alike.
 """
-from .base import H, case, program
+from .base import PARSE_H2, H, case, parse_h_state, program
 
 CASES = []
 
@@ -85,3 +85,21 @@ for name, b, reps in (("clone_session", 2, [(2, 0), (6, 1)]), ("clone_session_wr
                               forward=False),
                       frames=[(1, H(0x11, b)), (1, H(0x22, b))], clones={5: (reps, 0)}, mcast={7: reps},
                       one_by_one=True, json_path=True))
+
+# the session's copy is parsed with the received packet's ingress_port (simple_switch sets it before
+# the parse; its metadata, ingress_port too, is reset after): a parser selecting on it parses the
+# clone as the original -- checkmate-switch parsed it with port 0 (h not extracted, etype 0xbbbb)
+_PORT_PARSER = """    state start {
+        pkt.extract(hdr.eth);
+        transition select(sm.ingress_port) {
+            1: parse_h;
+            default: accept;
+        }
+    }
+""" + parse_h_state() + "\n" + PARSE_H2
+CASES.append(case("p4rt68_i2e_clone_is_parsed_with_the_ingress_port", "replication",
+                  program("        clone(CloneType.I2E, 5);\n",
+                          egress="        if (hdr.h.isValid()) { hdr.h.a = 0xaa; } else { hdr.eth.etype = 0xbbbb; }\n"
+                                 "        hdr.eth.src[15:0] = (bit<16>)sm.ingress_port;\n",
+                          parser=_PORT_PARSER),
+                  frames=[(1, H(0x11, 1)), (2, H(0x22, 2))], clones={5: ([(3, 0)], 0)}, one_by_one=True, json_path=True))
