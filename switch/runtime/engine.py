@@ -221,6 +221,8 @@ class Engine:
         """``phv``: ``(src,)``, the pooled pass (None: a fresh PHV) the copy took already (_requeued)."""
         P = PacketState(data, port, tr)
         P.hdr = self._headers() if itype == I_NORMAL else self._pooled() if phv is None else self._from(phv[0])
+        if itype == I_I2E:
+            return self._session_parse(P, tr)
         P.meta = self._new_meta()
         sm = P.sm = self.new_sm()
         if set_port:
@@ -231,6 +233,18 @@ class Engine:
             sm.ingress_global_timestamp = self.clock()
         if carry is not None:
             self.copy_fl(carry[0], P.meta, carry[1])
+        return P if self._parse(P, tr) else None
+
+    def _session_parse(self, P, tr) -> PacketState:
+        """An I2E clone's session copy, parsed (see :meth:`_clone`): simple_switch sets only its
+        ``ingress_port`` before the parse, so the parser reads the rest of ``standard_metadata`` as
+        the pooled PHV's last pass left it (a fresh PHV: 0; helper p4rt68's probe: a parser selecting
+        on ``instance_type, packet_length`` saw (0, 0) on a fresh pool, (0, 38) in a 38-byte
+        frame's PHV); its metadata is reset after the parse."""
+        src = self._src
+        P.meta = self._new_meta()
+        P.sm = src.sm.copy() if src is not None and src.sm is not None else self.new_sm()
+        P.sm.ingress_port = P.port
         return P if self._parse(P, tr) else None
 
     def _parse(self, P, tr) -> bool:

@@ -103,3 +103,25 @@ CASES.append(case("p4rt68_i2e_clone_is_parsed_with_the_ingress_port", "replicati
                                  "        hdr.eth.src[15:0] = (bit<16>)sm.ingress_port;\n",
                           parser=_PORT_PARSER),
                   frames=[(1, H(0x11, 1)), (2, H(0x22, 2))], clones={5: ([(3, 0)], 0)}, one_by_one=True, json_path=True))
+
+# (every 38-byte original parses h2 here: its h.b is h2.b)
+# the rest of the session copy's standard_metadata is the pooled PHV's as its last pass left it (only
+# ingress_port is set): (0, 0) in a fresh PHV (the first frame after the load); after a frame that
+# was resubmitted and dropped the copy takes the first pass's PHV, (0, 38).  checkmate-switch's
+# parse saw (1, 38): instance_type I2E and the frame's length (``Engine._session_parse``)
+_SM_PARSER = """    state start {
+        pkt.extract(hdr.eth);
+        transition select(sm.instance_type, sm.packet_length) {
+            (0, 0): parse_h;
+            (0, 38): parse_h2;
+            default: accept;
+        }
+    }
+""" + parse_h_state() + "\n" + PARSE_H2
+_SM_EGRESS = "        hdr.eth.src[7:0] = (hdr.h.isValid() ? 8w1 : 8w0) | (hdr.h2.isValid() ? 8w2 : 8w0);\n"
+for name, frames in (("fresh_phv", [(1, H(0x11, 2))]), ("after_a_resubmit", [(1, H(0x11, 1)), (1, H(0x22, 2))])):
+    CASES.append(case(f"p4rt68_i2e_clone_parse_reads_the_pooled_phvs_standard_metadata_{name}", "replication",
+                      program("""        if (sm.instance_type == 0 && hdr.h2.b == 1) { resubmit_preserving_field_list(0); }
+        else if (sm.instance_type == 0) { clone(CloneType.I2E, 5); }
+""", egress=_SM_EGRESS, parser=_SM_PARSER),
+                      frames=frames, clones={5: ([(3, 0)], 0)}, one_by_one=True, json_path=True))
