@@ -240,9 +240,14 @@ class Engine:
         ``ingress_port`` before the parse, so the parser reads the rest of ``standard_metadata`` as
         the pooled PHV's last pass left it (a fresh PHV: 0; helper p4rt68's probe: a parser selecting
         on ``instance_type, packet_length`` saw (0, 0) on a fresh pool, (0, 38) in a 38-byte
-        frame's PHV); its metadata is reset after the parse."""
-        src = self._src
-        P.meta = self._new_meta()
+        frame's PHV).  The user metadata too: simple_switch resets a received packet's (``receive_``),
+        not this copy's, whose parser reads the pooled PHV's last values; it is reset after the parse."""
+        src, self._src = self._src, None
+        if src is not None and src.meta is not None:
+            P.meta = src.meta.copy()
+            self.reuse_mh(src.meta, P.meta)   # (its headers: invalid, values kept, as _new_meta's)
+        else:
+            P.meta = self.new_meta()
         P.sm = src.sm.copy() if src is not None and src.sm is not None else self.new_sm()
         P.sm.ingress_port = P.port
         return P if self._parse(P, tr) else None

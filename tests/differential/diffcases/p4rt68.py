@@ -125,3 +125,23 @@ for name, frames in (("fresh_phv", [(1, H(0x11, 2))]), ("after_a_resubmit", [(1,
         else if (sm.instance_type == 0) { clone(CloneType.I2E, 5); }
 """, egress=_SM_EGRESS, parser=_SM_PARSER),
                       frames=frames, clones={5: ([(3, 0)], 0)}, one_by_one=True, json_path=True))
+
+# its user metadata too: simple_switch resets a *received* packet's metadata (receive_), not the
+# session copy's before its parse -- after the resubmitted frame the copy's parser reads the first
+# pass's meta.m8 (0x77); checkmate-switch's parse read 0
+_META_PARSER = """    state start {
+        pkt.extract(hdr.eth);
+        transition select(meta.m8) {
+            0x77: parse_h;
+            default: parse_h2;
+        }
+    }
+""" + parse_h_state() + "\n" + PARSE_H2
+CASES.append(case("p4rt68_i2e_clone_parse_reads_the_pooled_phvs_metadata", "replication",
+                  program("""        if (sm.instance_type == 0) {
+            meta.m8 = 0x77;
+            if (hdr.h2.b == 1) { resubmit_preserving_field_list(0); } else { clone(CloneType.I2E, 5); }
+        }
+""", egress=_SM_EGRESS, parser=_META_PARSER),
+                  frames=[(1, H(0x11, 1)), (1, H(0x22, 2))], clones={5: ([(3, 0)], 0)}, one_by_one=True,
+                  json_path=True))
