@@ -4,10 +4,11 @@
 ingress, the packet replication engine and egress (see :mod:`.pipeline` for the
 order of operations), returning the frames that leave the switch.  A received packet
 starts from the headers of the pass that ended last, all invalid but with their field
-values, as BMv2 reuses a PHV from its pool (unless it follows within ``REUSE_GAP_S``).  A resubmitted or recirculated copy takes its PHV at the end of ingress or
-egress (``clone_no_phv_ptr``) while the original still holds its own, which is released right
-after, on top of the pool: a chain of resubmits or recirculations alternates between two PHVs, and
-an invalid header's field bumped each pass grows every other pass (helper recirc47).  The headers
+values, as BMv2 reuses a PHV from its pool (unless it follows within ``REUSE_GAP_S``).  A
+resubmitted or recirculated copy takes its PHV at the end of ingress or egress
+(``clone_no_phv_ptr``) while the original still holds its own, which is released right after, on
+top of the pool: a chain of resubmits or recirculations alternates between two PHVs, and an
+invalid header's field bumped each pass grows every other pass (helper recirc47).  The headers
 inside the metadata struct are PHV headers too: they come from the same pooled pass.  An E2E
 clone and a replica take the next pooled pass's PHV too and copy the valid headers into it, as BMv2's
 ``PHV::copy_headers`` does (an invalid one keeps that PHV's values; an E2E clone's other
@@ -535,7 +536,8 @@ class Engine:
             if made[k] is not None:
                 egress_q.append((made[k], reps[k][0]))
                 if tr:
-                    tr(f"{'I2E' if kind == I_I2E else 'E2E'} clone (session {sess}) to port {reps[k][0]} rid {reps[k][1]}")
+                    tr(f"{'I2E' if kind == I_I2E else 'E2E'} clone (session {sess}) to port {reps[k][0]} "
+                       f"rid {reps[k][1]}")
         # the session's own copy goes back to the pool once its replicas are made
         self._release(held)
 
