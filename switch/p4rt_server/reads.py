@@ -16,6 +16,7 @@ from grpc import StatusCode
 from p4.v1 import p4runtime_pb2
 
 from switch.runtime import CounterData
+from switch.runtime.replication import node_order
 from switch.runtime.tables import lpm_mask
 
 from . import codec, translate
@@ -244,7 +245,7 @@ class EntityReader:
                 e = p4runtime_pb2.Entity()
                 m = e.packet_replication_engine_entry.multicast_group_entry
                 m.multicast_group_id = g
-                for port, rid in _bmv2_replica_order(p.mcast_groups[g]):
+                for port, rid in node_order(p.mcast_groups[g]):
                     m.replicas.add(egress_port=port, instance=rid)
                 out.append(e)
         if kind == "clone_session_entry":
@@ -256,7 +257,7 @@ class EntityReader:
                 e = p4runtime_pb2.Entity()
                 c = e.packet_replication_engine_entry.clone_session_entry
                 c.session_id, c.class_of_service, c.packet_length_bytes = s, cos, plen
-                for port, rid in _bmv2_replica_order(reps):   # BMv2 keeps a session as a multicast group
+                for port, rid in node_order(reps):   # BMv2 keeps a session as a multicast group
                     c.replicas.add(egress_port=port, instance=rid)
                 out.append(e)
         return out
@@ -345,13 +346,6 @@ def _key_only(te) -> None:
     te.ClearField("action")
     te.is_const = False
     te.idle_timeout_ns = 0
-
-
-def _bmv2_replica_order(replicas):
-    """A multicast group's replicas in the order BMv2 reads them back: one node per instance (rid),
-    the nodes in reverse order of their first appearance in the write, the ports of a node ascending."""
-    rids = list(dict.fromkeys(rid for _, rid in replicas))[::-1]
-    return [(port, rid) for rid in rids for port in sorted({p for p, r in replicas if r == rid})]
 
 
 def _compared(table, entry):

@@ -4,17 +4,18 @@
 ingress, the packet replication engine and egress (see :mod:`.pipeline` for the
 order of operations), returning the frames that leave the switch.  A received packet
 starts from the headers of the pass that ended last, all invalid but with their field
-values, as BMv2 reuses a PHV from its pool (unless it follows within ``REUSE_GAP_S``); an
-I2E clone, which BMv2 parses again into a PHV of its own from the same pool, starts from the next
-released pass's headers.  A resubmitted or recirculated copy takes its PHV at the end of ingress or
-egress (``clone_no_phv_ptr``) while the original still holds its own, which is released right
-after, on top of the pool: a chain of resubmits or recirculations alternates between two PHVs, and
-an invalid header's field bumped each pass grows every other pass (helper recirc47).  The headers
+values, as BMv2 reuses a PHV from its pool (unless it follows within ``REUSE_GAP_S``).  A
+resubmitted or recirculated copy takes its PHV at the end of ingress or egress
+(``clone_no_phv_ptr``) while the original still holds its own, which is released right after, on
+top of the pool: a chain of resubmits or recirculations alternates between two PHVs, and an
+invalid header's field bumped each pass grows every other pass (helper recirc47).  The headers
 inside the metadata struct are PHV headers too: they come from the same pooled pass.  An E2E
 clone and a replica take the next pooled pass's PHV too and copy the valid headers into it, as BMv2's
 ``PHV::copy_headers`` does (an invalid one keeps that PHV's values; an E2E clone's other
-metadata is reset); an E2E clone first takes one for its clone session's copy, which goes back on
-top of the pool once the replicas took theirs (``Engine._session_copy``).
+metadata is reset); a clone first takes one for its clone session's copy (an I2E clone's: the
+frame parsed again into it), which goes back on top of the pool once the replicas took theirs
+(``Engine._session_copy``).  The copies of a multicast group or clone session take their PHVs in
+BMv2's node order (:mod:`.replication`).
 """
 from __future__ import annotations
 
@@ -221,6 +222,8 @@ class Engine:
         """``phv``: ``(src,)``, the pooled pass (None: a fresh PHV) the copy took already (_requeued)."""
         P = PacketState(data, port, tr)
         P.hdr = self._headers() if itype == I_NORMAL else self._pooled() if phv is None else self._from(phv[0])
+        if itype == I_I2E:
+            return self._session_parse(P, tr)
         P.meta = self._new_meta()
         sm = P.sm = self.new_sm()
         if set_port:
@@ -231,6 +234,23 @@ class Engine:
             sm.ingress_global_timestamp = self.clock()
         if carry is not None:
             self.copy_fl(carry[0], P.meta, carry[1])
+        return P if self._parse(P, tr) else None
+
+    def _session_parse(self, P, tr) -> PacketState:
+        """An I2E clone's session copy, parsed (see :meth:`_clone`): simple_switch sets only its
+        ``ingress_port`` before the parse, so the parser reads the rest of ``standard_metadata`` as
+        the pooled PHV's last pass left it (a fresh PHV: 0; helper p4rt68's probe: a parser selecting
+        on ``instance_type, packet_length`` saw (0, 0) on a fresh pool, (0, 38) in a 38-byte
+        frame's PHV).  The user metadata too: simple_switch resets a received packet's (``receive_``),
+        not this copy's, whose parser reads the pooled PHV's last values; it is reset after the parse."""
+        src, self._src = self._src, None
+        if src is not None and src.meta is not None:
+            P.meta = src.meta.copy()
+            self.reuse_mh(src.meta, P.meta)   # (its headers: invalid, values kept, as _new_meta's)
+        else:
+            P.meta = self.new_meta()
+        P.sm = src.sm.copy() if src is not None and src.sm is not None else self.new_sm()
+        P.sm.ingress_port = P.port
         return P if self._parse(P, tr) else None
 
     def _parse(self, P, tr) -> bool:
@@ -424,18 +444,18 @@ class Engine:
             reps = self.pl.mcast_groups.get(grp) or ()
             if tr:
                 tr(f"multicast group {grp}: {len(reps)} replica(s)")
-            for eport, rid in reps:
-                # every BMv2 replica is a fresh copy (no recirculate/truncate request) in a PHV from
-                # the pool, into which the valid headers are copied (clone_with_phv: copy_headers)
-                R = PacketState(P.data, iport, tr)
-                R.off, R.plen, R.ilen = P.off, P.plen, P.ilen
-                R.hdr, R.meta, R.sm = self.copy_valid(P.hdr, self._pooled()), P.meta.copy(), P.sm.copy()
-                src, self._src = self._src, None
-                self.reuse_mh(src.meta if src is not None and src.meta is not None else self.new_meta(), R.meta)
-                self.copy_valid_mh(P.meta, R.meta)
-                R.sm.egress_rid = rid
-                R.sm.instance_type = I_REPL
-                egress_q.append((R, eport))
+            if reps:
+                # every BMv2 replica is a fresh copy (no recirculate/truncate request) in a PHV from the
+                # pool, into which the valid headers are copied (clone_with_phv: copy_headers), made in
+                # BMv2's node order (replication.replica_plan)
+                takes, runs = self.pl.mcast_plans.get(grp) or _in_order(len(reps))
+                made = [None] * len(reps)
+                for k in takes:
+                    R = made[k] = self._copy_of(P, tr)
+                    R.sm = P.sm.copy()
+                    R.sm.egress_rid = reps[k][1]
+                    R.sm.instance_type = I_REPL
+                egress_q.extend((made[k], reps[k][0]) for k in runs)
             return
         eport = sm.egress_spec
         if eport == self.drop_port:
@@ -449,9 +469,11 @@ class Engine:
         """I2E clone, digest and resubmit at the end of ingress; True if resubmitted."""
         pl = self.pl
         if P.clone is not None:
-            # BMv2: the original frame is parsed again, then *all* metadata (standard_metadata
-            # included: ingress_port reads 0) is reset and only the preserved field list is copied over
-            self._clone(P, I_I2E, lambda: self._parsed(data, iport, I_I2E, tr, None, set_port=False), tr, egress_q)
+            # BMv2: the original frame is parsed again with the received packet's ingress_port (a
+            # parser selecting on it parses the clone as the original: helper p4rt68), then *all*
+            # metadata (standard_metadata included: ingress_port reads 0) is reset and only the
+            # preserved field list is copied over (_clone)
+            self._clone(P, I_I2E, lambda: self._parsed(data, iport, I_I2E, tr, None), tr, egress_q)
         if P.digest is not None and pl.on_digest is not None:
             did, vals = P.digest
             pl.on_digest(did, vals() if callable(vals) else vals)
@@ -473,33 +495,63 @@ class Engine:
                 tr(f"clone session {sess} not configured: no clone")
             return
         reps, _cos, trunc = cfg
-        held = self._session_copy(P) if kind == I_E2E else None
-        for port, rid in reps:
+        if kind == I_I2E:
+            # BMv2 parses the frame again into the session's copy (a PHV from the pool), resets its
+            # metadata but for the preserved field list, and the replicas copy it
+            held = make()
+            if held is None:   # (its parser dropped it, as the original's did not: an assert on a field)
+                return
+            pooled, held.meta = held.meta, self.new_meta()
+            if pooled is not None:   # its metadata headers stay as the parse left them
+                self.copy_mh(pooled, held.meta)
+            if fl is not None:   # (p4c's JSON: 0 for a plain clone, no list has id 0)
+                self.copy_fl(P.meta, held.meta, fl)
+        else:
+            held = self._session_copy(P)
+        takes, runs = self.pl.clone_plans.get(sess) or _in_order(len(reps))
+        made = [None] * len(reps)
+        for k in takes:   # the replicas take their PHVs in BMv2's node order (replication.replica_plan)
             if kind == I_E2E:
                 if self._e2e_left <= 0:
                     if tr:
                         tr(f"E2E clone dropped: more than {MAX_E2E_CLONES} E2E clones of one received frame")
                     break
                 self._e2e_left -= 1
-            C = make()
-            if C is None:   # (its parser dropped it, as the original's did not: an assert on a field)
-                continue
-            pooled, C.meta = C.meta, self.new_meta()
-            if pooled is not None:   # a clone in a pooled PHV keeps its metadata headers as
-                self.copy_mh(pooled, C.meta)   # make() took them (the rest of its metadata reset)
-            if kind == I_E2E:   # headers in the metadata struct are PHV headers: the valid ones copied
+                C = make()
+                pooled, C.meta = C.meta, self.new_meta()
+                if pooled is not None:   # a clone in a pooled PHV keeps its metadata headers as
+                    self.copy_mh(pooled, C.meta)   # make() took them (the rest of its metadata reset)
+                # headers in the metadata struct are PHV headers: the valid ones copied
                 self.copy_valid_mh(P.meta, C.meta)
-            if fl is not None:   # (p4c's JSON: 0 for a plain clone, no list has id 0)
-                self.copy_fl(P.meta, C.meta, fl)
+                if fl is not None:
+                    self.copy_fl(P.meta, C.meta, fl)
+            else:
+                C = self._copy_of(held, tr)
             C.sm = self.new_sm()
             C.sm.instance_type = kind
-            C.sm.egress_rid = rid
+            C.sm.egress_rid = reps[k][1]
             C.clip = trunc
-            egress_q.append((C, port))
-            if tr:
-                tr(f"{'I2E' if kind == I_I2E else 'E2E'} clone (session {sess}) to port {port} rid {rid}")
-        if held is not None:   # the session's own copy goes back to the pool once its replicas are made
-            self._release(held)
+            made[k] = C
+        for k in runs:
+            if made[k] is not None:
+                egress_q.append((made[k], reps[k][0]))
+                if tr:
+                    tr(f"{'I2E' if kind == I_I2E else 'E2E'} clone (session {sess}) to port {reps[k][0]} "
+                       f"rid {reps[k][1]}")
+        # the session's own copy goes back to the pool once its replicas are made
+        self._release(held)
+
+    def _copy_of(self, Y, tr) -> PacketState:
+        """A replica of ``Y`` (BMv2's ``clone_with_phv_ptr``): a PHV from the pool into which ``Y``'s
+        valid headers are copied, ``Y``'s metadata (its headers: the valid ones; the invalid ones
+        keep the pooled PHV's values), the frame shared.  The caller sets ``sm``."""
+        R = PacketState(Y.data, Y.port, tr)
+        R.off, R.plen, R.ilen = Y.off, Y.plen, Y.ilen
+        R.hdr, R.meta = self.copy_valid(Y.hdr, self._pooled()), Y.meta.copy()
+        src, self._src = self._src, None
+        self.reuse_mh(src.meta if src is not None and src.meta is not None else self.new_meta(), R.meta)
+        self.copy_valid_mh(Y.meta, R.meta)
+        return R
 
     def _session_copy(self, P) -> PacketState:
         """The copy an E2E clone first makes on BMv2: a P4Runtime clone session is a multicast group
@@ -509,10 +561,11 @@ class Engine:
         ``clone_with_phv_ptr``) and the copy's PHV goes back on top of the pool at once, holding
         ``P``'s valid headers: the next pass takes it (mutz46's stamped probe: each clone takes the
         PHV of the original two frames back; fuzz_mutants 5068, 6013).  BMv2 makes an I2E clone
-        so too (the frame parsed again into the session's copy, the replicas copy it), but there
-        the ingress thread releases the copy while the replicas' egress already runs: which PHV
-        the next frame's replica gets changes from run to run (helper p4rt61), so an I2E clone
-        keeps parsing into a PHV of its own here."""
+        so too (:meth:`_clone`): the frame parsed again into the session's copy, its metadata reset
+        but for the field list, the replicas copy it, and the ingress thread releases the copy
+        before it drops or enqueues the original (helper p4rt68's stamped probes: after a frame
+        that left two PHVs, every replica of the next frame's I2E clone reads a fresh PHV, every
+        run).  Which PHVs the frames after that get depends on BMv2's egress and transmit threads."""
         Y = PacketState(P.data, P.port, None)
         Y.hdr = self.copy_valid(P.hdr, self._pooled())
         Y.meta = self._new_meta()
@@ -578,6 +631,11 @@ class Engine:
             if self.dump:
                 tr(f"packet data: {data[:self.dump].hex(' ')}")
         out.append((eport, data))
+
+
+def _in_order(n: int) -> tuple[range, range]:
+    """The plan of copies made and run as written (a group set without ``mcast_group_set``)."""
+    return range(n), range(n)
 
 
 # lines of the generated struct classes (``__init__``/``copy``), which touch every field

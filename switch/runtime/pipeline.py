@@ -42,6 +42,7 @@ from .errors import EntryExists, EntryNotFound, InvalidEntry, Unsupported
 from .externs import CounterArray, MeterArray, RegisterArray, ValueSet, check_meter_config, left_after_refusal
 from .names import NameIndex
 from .profiles import ActionProfile
+from .replication import replica_plan
 from .tables import ActionSpec, Table
 
 from .engine import DROP_PORT, TargetOptions
@@ -120,6 +121,9 @@ class Pipeline:
         self.direct_meters = {m["id"]: m for m in ir.get("direct_meters", [])}
         self.mcast_groups: dict[int, list[tuple[int, int]]] = {}
         self.clone_sessions: dict[int, tuple[list[tuple[int, int]], int, int]] = {}
+        # per group / session: the order its copies take PHVs and run egress (replication.replica_plan)
+        self.mcast_plans: dict[int, tuple] = {}
+        self.clone_plans: dict[int, tuple] = {}
         self.controller_headers = ir.get("controller_headers", {})
         self.program = codegen.load(ir, self)
         # a table p4c's midend removes (the compiler marks it): BMv2's JSON has none, so P4Runtime
@@ -412,12 +416,15 @@ class Pipeline:
         with self.lock:
             if not isinstance(group_id, int) or not 1 <= group_id <= 0xFFFF:
                 raise InvalidEntry(f"multicast group id {group_id!r} out of range 1..65535")
-            self.mcast_groups[group_id] = self._check_replicas(f"multicast group {group_id}", replicas)
+            reps = self._check_replicas(f"multicast group {group_id}", replicas)
+            self.mcast_groups[group_id] = reps
+            self.mcast_plans[group_id] = replica_plan(reps)
 
     def mcast_group_delete(self, group_id: int) -> None:
         with self.lock:
             if self.mcast_groups.pop(group_id, None) is None:
                 raise EntryNotFound(f"multicast group {group_id} does not exist")
+            self.mcast_plans.pop(group_id, None)
 
     def mcast_group_get(self, group_id: int) -> list[tuple[int, int]]:
         """The replicas of a group; :class:`EntryNotFound` if it does not exist."""
@@ -446,11 +453,13 @@ class Pipeline:
                                    f"{packet_length_bytes!r} must be >= 0")
             reps = self._check_replicas(f"clone session {session_id}", replicas)
             self.clone_sessions[session_id] = (reps, class_of_service, packet_length_bytes)
+            self.clone_plans[session_id] = replica_plan(reps)
 
     def clone_session_delete(self, session_id: int) -> None:
         with self.lock:
             if self.clone_sessions.pop(session_id, None) is None:
                 raise EntryNotFound(f"clone session {session_id} does not exist")
+            self.clone_plans.pop(session_id, None)
 
     # -- name-based helpers (tests, tools) ------------------------------------------------
     def insert(self, table: str, match: dict, action: str, params: dict | None = None,
