@@ -9,7 +9,7 @@ from __future__ import annotations
 from .ast import Node, annotation
 from .checks_walk import _walk
 from .errors import P4CompileError
-from .extern_params import by_position, dontcare_inputs, FUNCTIONS
+from .extern_params import by_position, declared_params, dontcare_error, dontcare_inputs, FUNCTIONS
 from .elab_common import custom_crc, BOOL, E, ERROR, expr_text, INTLIT, is_bits, pyname, Scope, tstr
 from .elab_load_refusals import BMV2_JSON_ARRAY, DEPARSER_HASH
 
@@ -363,8 +363,7 @@ class ExternRules:
             if a.kind == "dontcare":   # (p4c: a temporary for an out one, a type error for another; errs62 h_dc_*)
                 if p.direction == "out":
                     continue
-                raise E(a.loc, f"'{what}': don't care argument for its parameter {p.name}, which is not out "
-                               "(p4c: type error)")
+                raise dontcare_error(a.loc, what, p.name)
             if p.type.kind == "typename" and p.type.name in binds and p.direction not in ("out", "inout"):
                 self.coerce(self.expr(a, scope), binds[p.type.name], a.loc)   # Ex<bit<8>>: T is bit<8>
             elif p.type.kind == "typename" and p.type.name in generic or p.type.kind == "dontcare":
@@ -547,7 +546,7 @@ class ExternRules:
             raise E(call.loc, "digest with named arguments: Compiler Bug: Two parameters with the same name "
                               "receiver in a substitution (p4c)")
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(call.args, FUNCTIONS.get(name), name, call.loc)})
-        dontcare_inputs(call.args, FUNCTIONS.get(name), name)
+        dontcare_inputs(call.args, declared_params(self.decls, name), name)
         args = call.args
         loc = call.loc
         self.conditional_in_action(loc, name)
