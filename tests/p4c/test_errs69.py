@@ -1,0 +1,121 @@
+"""Helper errs69's probe sweep (/work/errs69 ``gen_a.py``-``gen_e.py``, ``gen_dc.py``, each decided by
+real p4c 1.2.4.8): generic structs/externs, `type`/`typedef` chains, `int` folding, ranges and
+masks in select and entries, serializable enums, match kinds and annotations, table properties,
+action parameter directions, scopes and duplicates, value sets, `verify`, errors, v1model extern
+arguments and `_` in every argument position.  What differed:
+
+* an untyped integer converts to a `type` declared over ``bit<N>`` written out (``type bit<8> N;
+  N x = 5;``) but not to one declared over a typedef's name (``typedef bit<8> B; type B N;``):
+  p4c's "'int' type can only be unified with 'int', 'bit<>', or 'signed<>' types, not with 'N'";
+  ours converted it (elab_expressions ``intlit_to_newtype``);
+* a named don't-care argument (``r.read(index = 1, result = _)``, ``a(x = _)``, ``sp.apply(p =
+  pkt, x = _)``) was read as a name ``_`` ("unknown name _"; parser_exprs ``args``);
+* a member of an enum or of ``error`` through a typedef's name (``typedef EN E2; E2.A``,
+  ``typedef error ER; ER.NoError``) was "type E2 used as a value" (elab_expressions).
+
+And the mend of review: ``_`` for a parameter that is not ``out`` is one error (extern_params
+``dontcare_error``) for the v1model/core externs, user externs and ``pkt.advance``, and which
+parameters are ``out`` comes from the directions of v1model.p4's and core.p4's declarations as we
+parse them (``declared_params``), not from a list of names.
+"""
+from __future__ import annotations
+
+import pytest
+from p4c_helpers import assert_refused_as_p4c, p4c_accepts, program
+
+from switch.compiler import compile_source
+
+_TD = "typedef bit<8> B;\ntype B N;"
+
+
+@pytest.mark.parametrize("body, culprit", [
+    ("        N x = 5; hdr.h.c = (bit<8>)x;", "N x = 5;"),
+    ("        N x; x = 5; hdr.h.c = (bit<8>)x;", "x = 5;"),
+])
+def test_an_int_literal_does_not_convert_to_a_type_over_a_typedef(body, culprit, tmp_path):
+    src = program(top=_TD, body=body)
+    assert_refused_as_p4c(src, culprit, r"'int' type can only be unified with .* not with 'N'", tmp_path)
+    ok = program(top="type bit<8> N;", body=body)   # (over bit<8> written out: p4c converts it)
+    compile_source(ok, "prog.p4")
+    assert p4c_accepts(ok, tmp_path) in (None, True)
+
+
+def test_an_int_literal_constant_of_a_type_over_a_typedef(tmp_path):
+    src = program(top=_TD + "\nconst N K = 7;", body="        hdr.h.c = (bit<8>)K;")
+    assert_refused_as_p4c(src, "const N K", r"not with 'N'", tmp_path)
+
+
+@pytest.mark.parametrize("locals_, body", [
+    ("    register<bit<8>>(4) r;", "        r.read(index = 1, result = _);"),
+    ("", "        random(lo = 8w0, hi = 8w5, result = _);"),
+    ("    direct_meter<bit<8>>(MeterType.packets) dm;\n    action a() { dm.read(result = _); }\n"
+     "    table t { key = { hdr.h.a: exact; } actions = { a; } meters = dm; }", "        t.apply();"),
+    ("    action a(out bit<8> x) { x = 1; }", "        a(x = _);"),
+])
+def test_a_named_dont_care_argument(locals_, body, tmp_path):
+    src = program(locals=locals_, body=body)
+    compile_source(src, "prog.p4")
+    assert p4c_accepts(src, tmp_path) in (None, True)
+
+
+@pytest.mark.parametrize("locals_, body, culprit", [
+    ("    register<bit<8>>(4) r;", "        r.write(value = _, index = 1);", "r.write("),
+    ("", "        mark_to_drop(_);", "mark_to_drop"),   # (inout: not out)
+    ("", "        update_checksum(true, { hdr.h.a }, _, HashAlgorithm.csum16);", "update_checksum"),
+    ("", "        clone_preserving_field_list(CloneType.I2E, 5, _);", "clone_pres"),   # (no direction)
+])
+def test_a_dont_care_for_a_parameter_not_declared_out(locals_, body, culprit, tmp_path):
+    src = program(locals=locals_, body=body)
+    assert_refused_as_p4c(src, culprit, r"don't care argument for its parameter \w+, which is not out", tmp_path)
+
+
+def test_which_parameters_are_out_comes_from_the_declarations():
+    """extern_params' named-argument tables agree with v1model.p4/core.p4 as we parse them, whose
+    directions decide where ``_`` may stand."""
+    from switch.compiler.extern_params import FUNCTIONS, METHODS, declared_params
+    from switch.compiler.lexer import tokenize
+    from switch.compiler.parser import parse
+    from switch.compiler.preprocessor import Preprocessor
+
+    decls = parse(tokenize(Preprocessor().run_text(program(), "p.p4"), []))
+    for name, overloads in FUNCTIONS.items():
+        assert sorted(overloads) == sorted([p.name for p in o] for o in declared_params(decls, name)), name
+    for (kind, m), overloads in METHODS.items():
+        assert sorted(overloads) == sorted([p.name for p in o] for o in declared_params(decls, kind, m)), (kind, m)
+    dirs = {p.name: p.direction for o in declared_params(decls, "register", "read") for p in o}
+    assert dirs == {"result": "out", "index": "in"}
+
+
+@pytest.mark.parametrize("top, body", [
+    ("enum bit<8> EN { A = 1, B = 2 }\ntypedef EN E2;", "        hdr.h.c = (bit<8>)E2.B;"),
+    ("enum PE { X, Y }\ntypedef PE P2;", "        PE p = P2.X; if (p == P2.Y) { hdr.h.b = 1; }"),
+    ("typedef error ER;", "        error e = ER.NoError; if (e == ER.NoMatch) { hdr.h.b = 1; }"),
+])
+def test_a_member_through_a_typedef_of_an_enum_or_error(top, body, tmp_path):
+    src = program(top=top, body=body)
+    compile_source(src, "prog.p4")
+    assert p4c_accepts(src, tmp_path) in (None, True)
+
+
+def test_no_such_member_through_a_typedef_of_an_enum(tmp_path):
+    src = program(top="enum bit<8> EN { A = 1 }\ntypedef EN E2;", body="        hdr.h.c = (bit<8>)E2.Q;")
+    assert_refused_as_p4c(src, "E2.Q", r"no member Q", tmp_path)
+
+
+def test_a_default_actions_argument_for_a_bound_parameter(tmp_path):
+    """``b(3)`` for ``b(in bit<8> x, bit<8> y)`` listed as ``b(hdr.h.a)``: p4c compares the bound
+    argument first (its type error names the table's line), as for a const entry; ours counted the
+    arguments and named the action's parameter y (elab_tables ``bound_args_first``)."""
+    src = program(locals="    action b(in bit<8> x, bit<8> y) { hdr.h.c = x + y; }\n"
+                         "    table t { key = { hdr.h.a: exact; } actions = { b(hdr.h.a); }\n"
+                         "              default_action = b(3); }", body="        t.apply();")
+    assert_refused_as_p4c(src, "default_action = b(3)", r"argument 3 for parameter x", tmp_path)
+
+
+def test_an_accept_state_is_refused_before_the_transitions_are_resolved(tmp_path):
+    """p4c's first pass refuses a declared ``accept``/``reject`` state ("should not be implemented,
+    it is built-in") before it resolves a transition to an unknown state in an earlier state."""
+    src = program().replace("    state start { pkt.extract(hdr.h); transition accept; }",
+                            "    state start { pkt.extract(hdr.h); transition nowhere; }\n"
+                            "    state accept { transition reject; }")
+    assert_refused_as_p4c(src, "state accept", r"accept should not be implemented, it is built-in", tmp_path)
