@@ -404,6 +404,9 @@ class TableRules(EntryRules):
         if "size" in props:
             # as p4c 1.2.4.8: 0 is the default (1024); a negative size is listed as given in the
             # P4Info and is the 32-bit wrap of it on the target (BMv2's max_size)
+            if self.expr_type_or_none(props["size"].value, scope)[:1] == ["serenum"]:   # (errs69 pr_size_enum)
+                raise E(props["size"].loc, f"table {q}: size must be a constant numeric expression (p4c; "
+                                           "a serializable enum member is none)")
             size = self.const_int(props["size"].value, f"table {q} size", scope=scope) or 1024
             if not -2**31 <= size < 2**31:
                 raise E(props["size"].value.loc, f"table {q} size {size}: value too large for int (p4c)")
@@ -562,6 +565,14 @@ class TableRules(EntryRules):
                "inline": True}   # (it goes with its table: p4info.build_p4info's type_info)
         self.add_object(kind + "s", rec, prop.loc)
         return rec
+
+    def expr_type_or_none(self, n: Node, scope) -> list:
+        """The type of ``n`` in ``scope``, or ``[]`` where it has none there (an error left to the
+        checks that follow)."""
+        try:
+            return self.expr(n, scope)[1]
+        except P4CompileError:
+            return []
 
     def action_call(self, e: Node, scope, what: str, listed=None):
         if e.kind == "name":

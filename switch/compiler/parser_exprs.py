@@ -116,8 +116,9 @@ class ExpressionParser:
         nxt = self.peek()
         if nxt.kind == "kw" and nxt.text in ("bit", "int", "bool", "varbit", "error"):
             return True
-        if nxt.kind == "id" and nxt.text in self.types:
-            save = self.i
+        if (nxt.kind == "id" and nxt.text in self.types) or \
+                (nxt.text == "." and nxt.kind == "op" and self.peek(2).kind == "id" and self.peek(2).text in self.types):
+            save = self.i   # (`(.B8)x`: a prefixed type; errs69 dot_type_cast)
             try:
                 self.next()
                 self.type_ref()

@@ -119,3 +119,52 @@ def test_an_accept_state_is_refused_before_the_transitions_are_resolved(tmp_path
                             "    state start { pkt.extract(hdr.h); transition nowhere; }\n"
                             "    state accept { transition reject; }")
     assert_refused_as_p4c(src, "state accept", r"accept should not be implemented, it is built-in", tmp_path)
+
+
+@pytest.mark.parametrize("locals_, body, culprit", [
+    ("", "        hash(_, HashAlgorithm.crc16, 8w0, { hdr.h.a }, 8w255);", "hash("),
+    ("    meter(4, MeterType.packets) mt;", "        mt.execute_meter(0, _);", "mt.execute_meter"),
+])
+def test_a_dont_care_for_a_generic_out_parameter(locals_, body, culprit, tmp_path):
+    """p4c cannot infer the type variable of an out parameter given ``_`` ("hash: could not infer a
+    type for variable O"); ours said "expression cannot be assigned to" (elab_externs ``out_lvalue``)."""
+    src = program(locals=locals_, body=body)
+    assert_refused_as_p4c(src, culprit, r"could not infer a type", tmp_path)
+
+
+@pytest.mark.parametrize("top", [
+    "extern void DD();\nvoid DD() { }",
+    "extern void DD();\nvoid DD(bit<8> x) { }",
+    "void DD(in bit<8> y) { }\nextern void DD(in bit<8> x);",
+])
+def test_an_extern_function_and_a_function_of_one_name(top, tmp_path):
+    """p4c: "DD duplicates DD." at the later one, whatever their parameters (two functions or two
+    extern functions of one name it takes); ours took both (elab_blocks ``check_top_level_names``)."""
+    src = program(top=top)
+    assert_refused_as_p4c(src, top.split("\n")[1], r"DD duplicates DD", tmp_path)
+
+
+@pytest.mark.parametrize("top, locals_, body", [
+    ("", "", "        .h_t x; x.setValid(); x.a = 1; hdr.h.c = x.a;"),
+    ("", "    .h_t v;", "        v.a = 1; hdr.h.c = v.a;"),
+    ("bit<8> f(in .h_t x) { return x.a; }", "", "        hdr.h.c = f(hdr.h);"),
+    ("typedef bit<8> B8;", "", "        hdr.h.c = (.B8)hdr.h.a;"),
+])
+def test_a_prefixed_type(top, locals_, body, tmp_path):
+    """``.h_t x;``, ``(.B8)e``: p4c's prefixedType names the top-level type; ours read a
+    statement starting with ``.`` as an expression, and ``(.B8)`` as a parenthesized one (parser
+    ``is_type_start``, parser_exprs ``_is_cast``)."""
+    src = program(top=top, locals=locals_, body=body)
+    compile_source(src, "prog.p4")
+    assert p4c_accepts(src, tmp_path) in (None, True)
+
+
+def test_a_tables_size_of_a_serializable_enum_member(tmp_path):
+    """``size = EN.A``: p4c's "size must be a constant numeric expression" at the property; ours
+    took the member's value (elab_tables)."""
+    src = program(top="enum bit<8> EN { A = 4 }",
+                  locals="    table t { key = { hdr.h.a: exact; } actions = { NoAction; }\n      size = EN.A;\n    }",
+                  body="        t.apply();")
+    assert_refused_as_p4c(src, "size = EN.A", r"size must be a constant numeric expression", tmp_path)
+    ok = src.replace("size = EN.A", "size = (bit<8>)EN.A")
+    compile_source(ok, "prog.p4")
