@@ -161,6 +161,7 @@ class TableRules(EntryRules):
             self.warn(d.loc, f"Target does not support default_action for {q} (due to action profiles)")
         keys = []
         selector_keys, dropped_selector, nsel, enum_key_error, dropped_at = [], None, 0, None, []
+        key_name_error = None
         user_key_ids: set = set()
         kids = field_ids([user_id(annotation(k.annos, "id")) for k in props.get("key", [])])
         for pos, k in enumerate(props.get("key", []), 1):
@@ -180,7 +181,14 @@ class TableRules(EntryRules):
             if t[0] in ("struct", "header", "stack", "list", "sinit", "varbit"):
                 # p4c's type checker, for every match kind (selector keys too)
                 raise E(k.expr.loc, f"key {expr_text(k.expr)}: a key field must have a scalar type, not {tstr(t)}")
-            na = check_key_name(k)   # (a selector key too: p4c_mutate seed 154)
+            try:
+                na = check_key_name(k)   # (a selector key too: p4c_mutate seed 154)
+            except P4CompileError as err:
+                if props.get("entries") is None:
+                    raise
+                # p4c's front end names keys after it type-checks the program: an entry's type
+                # error comes first (`false .. true` for a bool key; errs69 ent_range_bool_key)
+                key_name_error, na = key_name_error or err, None
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:
                     dropped_selector = dropped_selector or k.loc
@@ -497,6 +505,8 @@ class TableRules(EntryRules):
                         prio = CONST_PRIORITY_TOP - (i + 1)
                 entries.append({"matches": matches, "action": aname, "params": aparams,
                                 "priority": prio})
+            if key_name_error is not None:
+                raise key_name_error
             self.refuse_duplicate_entries(q, keys, entries, [en.loc for en in ent_node.entries])
         if entries:
             # p4c's BMv2 JSON sizes a table with initial entries (const or not) to exactly those

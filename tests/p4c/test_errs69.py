@@ -168,3 +168,16 @@ def test_a_tables_size_of_a_serializable_enum_member(tmp_path):
     assert_refused_as_p4c(src, "size = EN.A", r"size must be a constant numeric expression", tmp_path)
     ok = src.replace("size = EN.A", "size = (bit<8>)EN.A")
     compile_source(ok, "prog.p4")
+
+
+@pytest.mark.parametrize("kind, entry", [("range", "false .. true"), ("ternary", "true &&& true")])
+def test_an_entrys_type_error_before_a_complex_keys_missing_name(kind, entry, tmp_path):
+    """A key ``hdr.h.a == 1`` without ``@name`` and a const entry ``false .. true`` for it: p4c's
+    front end type-checks the entry before it names the keys ("..: cannot be applied to expression
+    'false' with type 'bool'"); ours named the key first (elab_tables)."""
+    src = program(locals=f"    table t {{ key = {{ hdr.h.a == 1: {kind}; }} actions = {{ NoAction; }}\n"
+                         f"      const entries = {{ {entry}: NoAction(); }} }}", body="        t.apply();")
+    assert_refused_as_p4c(src, entry, r"bool", tmp_path)
+    nameless = program(locals=f"    table t {{ key = {{ hdr.h.a == 1: {kind}; }} actions = {{ NoAction; }} }}",
+                       body="        t.apply();")
+    assert_refused_as_p4c(nameless, "hdr.h.a == 1:", r"requires a @name", tmp_path)
