@@ -64,6 +64,10 @@ class BlockRules:
                 # it type-checks either: `enum bool E` beside `control E`, helper errs28)
                 other = f" with different type: {d.kind} {name}" if d.kind != prev.kind else ""
                 raise E(d.loc, f"Re-declaration of {name}{other} (previous declaration: {prev.kind} {name} at {prev.loc})")
+            if prev is not None and {prev.kind, d.kind} == {"function", "extern_func"}:
+                # (an extern function and a function, whatever their parameters: p4c's "DD duplicates
+                # DD." at the later one; two functions or two extern functions it takes; errs69 dup_extern_fn)
+                raise E(d.loc, f"{name} duplicates {name} (previous declaration: {prev.kind} {name} at {prev.loc})")
             seen.setdefault(name, d)
             if d.kind in ("control", "parser"):
                 ref = _self_reference(d, d.name)

@@ -179,6 +179,17 @@ class ExpressionRules(BinaryRules):
             raise E(n.loc, f"slice [{hi}:{lo}] out of range for {tstr(bt)}")
         return {"op": "slice", "a": base, "hi": hi, "lo": lo, "t": t}, t
 
+    def intlit_to_newtype(self, t, loc) -> None:
+        """An untyped integer converts to a `type` declared over ``bit<N>``/``int<N>`` written out
+        (``type bit<8> N; N x = 5;``), not to one declared over a typedef's name (``typedef bit<8>
+        B; type B N;``): p4c 1.2.4.8 unifies ``int`` with the `type`'s base as written, a type name
+        (errs69 probes a/td_type_int_lit, x/t_td_*)."""
+        name = newtype_name(t)
+        node = self.typedef_nodes.get(name) if name else None
+        if node is not None and node.type.kind == "typename":
+            raise E(loc, f"'int' type can only be unified with 'int', 'bit<>', or 'signed<>' types, not with "
+                         f"'{name}' (p4c: the `type` {name} is declared over the type name {node.type.name})")
+
     def coerce(self, ir_t, t, loc):
         """Implicit conversion of an expression to type ``t`` (int literals, same types)."""
         ir, et = ir_t
@@ -190,6 +201,7 @@ class ExpressionRules(BinaryRules):
         if t == BOOL and et == ["bit", 1] and self.is_bool_header_field(ir):
             return {"op": "cast", "a": ir, "t": BOOL}   # a header field declared bool, read as one
         if et == INTLIT and is_bits(t):
+            self.intlit_to_newtype(t, loc)
             v = self.fold(ir)
             if v is None:
                 raise E(loc, f"cannot convert an untyped integer expression to {tstr(t)}")
@@ -283,18 +295,21 @@ class ExpressionRules(BinaryRules):
             raise E(n.loc, f"{n.name} is a {ent[0]}, not a value")
         if k == "member":
             b = n.base
-            if b.kind == "name" and b.name == "error":
-                if n.name not in self.errors:
+            if b.kind == "name" and (b.name == "error" or self.typedefs.get(b.name) == ERROR and scope.lookup(b.name) is None):
+                if n.name not in self.errors:   # (`typedef error ER; ER.NoError` too: errs69 en_td_errtd)
                     raise E(n.loc, f"unknown error {n.name}")
                 return {"op": "const", "v": self.errors.index(n.name), "t": ERROR}, ERROR
-            if b.kind == "name" and b.name in self.enums and scope.lookup(b.name) is None:
-                e = self.enums[b.name]
+            ename = b.name if b.kind == "name" else None
+            if ename in self.typedefs and ename not in self.enums and self.typedefs[ename][0] in ("enum", "serenum"):
+                ename = self.typedefs[ename][1]   # (`typedef EN E2; E2.A`: p4c's member of EN; errs69 en_member_typedef)
+            if ename in self.enums and scope.lookup(b.name) is None:
+                e = self.enums[ename]
                 if n.name not in e["members"]:
                     raise E(n.loc, f"enum {b.name} has no member {n.name}")
                 if n.name in e.get("unusable", ()):   # (elab_types.declare_enum)
                     raise E(e["unusable"][n.name], f"Could not find type of {b.name}.{n.name}: its value names another "
                                                    "member of the enum (p4c 1.2.4.8: Compiler Bug)")
-                t = ["serenum", b.name, e["base"]] if e["base"] else ["enum", b.name]
+                t = ["serenum", ename, e["base"]] if e["base"] else ["enum", ename]
                 return {"op": "const", "v": e["members"][n.name], "t": t}, t
             if b.kind == "call" and n.name in ("hit", "miss") and b.fn.kind == "member" and \
                     b.fn.name == "apply":

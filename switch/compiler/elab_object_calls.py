@@ -8,7 +8,7 @@ holds the program-wide tables and the current block context ``self.ctx``.
 from __future__ import annotations
 
 from .ast import Node
-from .extern_params import by_position, dontcare_inputs, METHODS
+from .extern_params import by_position, declared_params, dontcare_inputs, METHODS
 from .elab_common import BOOL, E, expr_text, is_bits, tstr
 from .elab_ctor import _register_type
 from .checks_walk import _walk
@@ -34,7 +34,7 @@ class ObjectCallRules:
         call = Node("call", call.loc, **{**call._attrs, "args": by_position(
             call.args, METHODS.get((kind, m)), f"{kind}.{m}", call.loc)})
         args = call.args
-        dontcare_inputs(args, METHODS.get((kind, m)), f"{rec.get('name', kind)}.{m}")
+        dontcare_inputs(args, declared_params(self.decls, kind, m), f"{rec.get('name', kind)}.{m}")
         if (kind, m) != ("meter", "execute_meter"):   # (its T: below) the others are not generic
             self.check_type_args(call, [], f"{kind}.{m}")
         if self.ctx.get("kind") == "parser" and ((kind, m) != ("register", "read") or not self._parser_read_dead(written)):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .ast import Node
 from .elab_common import E, expr_text, is_bits, pyname, tstr, width
+from .extern_params import declared_params, dontcare_inputs
 from .union_copies import propagate_param_union_copies
 
 
@@ -104,9 +105,8 @@ class PacketRules:
                                                {"s": "extract", "h": var, "hdr": t[1], "siblings": []}]}
             return {"s": "extract", "h": ir, "hdr": t[1], "siblings": self.union_siblings(ir)}
         if m == "advance":
-            if call.args and call.args[0].kind == "dontcare":   # (p4c's type error 'pkt.advance'; errs62 h_dc_advance)
-                raise E(call.args[0].loc, f"'{expr_text(call.fn)}': don't care argument for its parameter "
-                                          "sizeInBits, which is not out (p4c: type error)")
+            # (p4c's type error 'pkt.advance(_)'; errs62 h_dc_advance)
+            dontcare_inputs(call.args, declared_params(self.decls, "packet_in", m), expr_text(call.fn))
             if len(call.args) != 1:
                 raise E(call.loc, "advance(bits) takes one argument")
             return {"s": "advance", "bits": self.coerce(self.expr(call.args[0], scope), ["bit", 32],

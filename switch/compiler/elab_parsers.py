@@ -66,6 +66,10 @@ class ParserRules:
         for d in p.locals:
             locals_.extend(self.local_stmt(d, scope))
         states = {}
+        for s in p.states:   # (p4c's first pass, before the states are resolved; errs69 dup_parser_state_accept)
+            if s.name in ("accept", "reject"):
+                raise E(s.loc, f"state {s.name} is reserved (p4c: Invalid parser state: {s.name} should not be "
+                               "implemented, it is built-in)")
         names = {s.name for s in p.states}
         if len(names) != len(p.states):
             seen_states: set = set()
@@ -79,8 +83,6 @@ class ParserRules:
         self.ctx["state_errors"] = state_errors = {}   # state -> its first back-end error (target_error)
         self.ctx["live_states"] = live = set()   # filled below (const_index.flush_divisions reads it)
         for s in p.states:
-            if s.name in ("accept", "reject"):
-                raise E(s.loc, f"state {s.name} is reserved")
             self.ctx["state"] = s.name
             self.ctx["state_node"] = s   # (lookahead_tuple_local)
             sscope = Scope(scope)

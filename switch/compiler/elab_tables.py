@@ -161,6 +161,7 @@ class TableRules(EntryRules):
             self.warn(d.loc, f"Target does not support default_action for {q} (due to action profiles)")
         keys = []
         selector_keys, dropped_selector, nsel, enum_key_error, dropped_at = [], None, 0, None, []
+        key_name_error = None
         user_key_ids: set = set()
         kids = field_ids([user_id(annotation(k.annos, "id")) for k in props.get("key", [])])
         for pos, k in enumerate(props.get("key", []), 1):
@@ -180,7 +181,14 @@ class TableRules(EntryRules):
             if t[0] in ("struct", "header", "stack", "list", "sinit", "varbit"):
                 # p4c's type checker, for every match kind (selector keys too)
                 raise E(k.expr.loc, f"key {expr_text(k.expr)}: a key field must have a scalar type, not {tstr(t)}")
-            na = check_key_name(k)   # (a selector key too: p4c_mutate seed 154)
+            try:
+                na = check_key_name(k)   # (a selector key too: p4c_mutate seed 154)
+            except P4CompileError as err:
+                if props.get("entries") is None:
+                    raise
+                # p4c's front end names keys after it type-checks the program: an entry's type
+                # error comes first (`false .. true` for a bool key; errs69 ent_range_bool_key)
+                key_name_error, na = key_name_error or err, None
             if k.match == "selector":
                 if profile is None or profile["algo"] is None:
                     dropped_selector = dropped_selector or k.loc
@@ -362,6 +370,8 @@ class TableRules(EntryRules):
         da = props.get("default_action")
         if da is not None:
             self.property_named_call(da.expr, props, q)
+            # (as for an entry: `b(3)` for `b(in x, y)` listed `b(hdr.h.a)`; errs69 dir_default_in_only_data)
+            self.bound_args_first(da.expr, props.get("actions", []), scope, q, "default action")
             dname, dparams = self.action_call(da.expr, scope, f"table {q} default_action", anames)
             if dname not in anames:
                 raise E(da.loc, f"table {q}: default action {dname} is not in the actions list")
@@ -402,6 +412,9 @@ class TableRules(EntryRules):
         if "size" in props:
             # as p4c 1.2.4.8: 0 is the default (1024); a negative size is listed as given in the
             # P4Info and is the 32-bit wrap of it on the target (BMv2's max_size)
+            if self.expr_type_or_none(props["size"].value, scope)[:1] == ["serenum"]:   # (errs69 pr_size_enum)
+                raise E(props["size"].loc, f"table {q}: size must be a constant numeric expression (p4c; "
+                                           "a serializable enum member is none)")
             size = self.const_int(props["size"].value, f"table {q} size", scope=scope) or 1024
             if not -2**31 <= size < 2**31:
                 raise E(props["size"].value.loc, f"table {q} size {size}: value too large for int (p4c)")
@@ -492,6 +505,8 @@ class TableRules(EntryRules):
                         prio = CONST_PRIORITY_TOP - (i + 1)
                 entries.append({"matches": matches, "action": aname, "params": aparams,
                                 "priority": prio})
+            if key_name_error is not None:
+                raise key_name_error
             self.refuse_duplicate_entries(q, keys, entries, [en.loc for en in ent_node.entries])
         if entries:
             # p4c's BMv2 JSON sizes a table with initial entries (const or not) to exactly those
@@ -560,6 +575,14 @@ class TableRules(EntryRules):
                "inline": True}   # (it goes with its table: p4info.build_p4info's type_info)
         self.add_object(kind + "s", rec, prop.loc)
         return rec
+
+    def expr_type_or_none(self, n: Node, scope) -> list:
+        """The type of ``n`` in ``scope``, or ``[]`` where it has none there (an error left to the
+        checks that follow)."""
+        try:
+            return self.expr(n, scope)[1]
+        except P4CompileError:
+            return []
 
     def action_call(self, e: Node, scope, what: str, listed=None):
         if e.kind == "name":

@@ -79,14 +79,29 @@ def by_position(args: list, overloads: list[list[str]] | None, what: str, loc) -
                  f"(parameters: {' or '.join('(' + ', '.join(o) + ')' for o in overloads)})")
 
 
-#: the out parameters of the externs above: the only ones ``_`` may be given for
-OUT_PARAMS = {"result", "hdr", "variableSizeHeader"}
+def dontcare_error(loc, what: str, param: str) -> E:
+    """The error of ``_`` given for a parameter ``param`` of ``what`` that is not ``out`` (p4c's type
+    checker refuses the call, "'r.write'"; errs62 dc_*): the one wording of every call site (the
+    v1model/core externs below, user externs in elab_externs, ``pkt.advance`` in elab_packets)."""
+    return E(loc, f"'{what}': don't care argument for its parameter {param}, which is not out (p4c: type error)")
 
 
-def dontcare_inputs(args: list, overloads: list[list[str]] | None, what: str) -> None:
+def declared_params(decls: list, name: str, method: str | None = None) -> list[list[Node]]:
+    """The parameter lists (as parsed: ``.name``, ``.direction``) of every overload of the extern
+    function ``name``, or of the method ``method`` of the extern object type ``name``, as the
+    program's declarations give them (core.p4's and v1model.p4's among them, as we parse those)."""
+    if method is None:
+        return [d.params for d in decls if d.kind == "extern_func" and d.name == name]
+    return [m.params for d in decls if d.kind == "extern_obj" and d.name == name
+            for m in d.methods if m.kind == "method" and m.name == method]
+
+
+def dontcare_inputs(args: list, overloads: list[list[Node]], what: str) -> None:
     """``_`` given for a parameter that is not ``out`` (``r.write(0, _)``, ``clone(CloneType.I2E,
-    _)``, ``random(r, _, 8w5)``): p4c's type checker refuses the call ("'r.write'"; errs62 dc_*)."""
-    names = next((o for o in overloads or () if len(o) == len(args)), None)
-    for name, a in zip(names or (), args):
-        if isinstance(a, Node) and a.kind == "dontcare" and name not in OUT_PARAMS:
-            raise E(a.loc, f"'{what}': don't care argument for its parameter {name}, which is not out (p4c: type error)")
+    _)``, ``random(r, _, 8w5)``, ``pkt.advance(_)``): p4c's type checker refuses the call.
+    ``overloads`` are the declared parameter lists (:func:`declared_params`); the one with as many
+    parameters as ``args`` (in declaration order: :func:`by_position`) decides, by its directions."""
+    params = next((o for o in overloads if len(o) == len(args)), None)
+    for p, a in zip(params or (), args):
+        if isinstance(a, Node) and a.kind == "dontcare" and p.direction != "out":
+            raise dontcare_error(a.loc, what, p.name)

@@ -548,6 +548,8 @@ class Parser(StatementParser, ExpressionParser, TableParser, AnnotationParser, T
         if t.kind == "kw" and t.text in ("bit", "int", "varbit", "bool", "error", "string",
                                            "tuple", "void", "match_kind", "list"):
             return True
+        if t.kind == "op" and t.text == "." and self.peek().kind == "id" and self.peek().text in self.types:
+            return True   # (a prefixed type, `.h_t x;`: p4c's prefixedType; errs69 sh_dot_prefix_type)
         return t.kind == "id" and t.text in self.types
 
     def type_ref(self) -> Node:

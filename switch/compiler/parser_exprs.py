@@ -27,7 +27,10 @@ class ExpressionParser:
             if (t.kind in ("id", "kw") and self.peek().text == "=" and self.peek().kind == "op"):
                 self.next()
                 self.next()
-                out.append(Node("named_arg", t.loc, name=t.text, value=self.expr()))
+                # (`r.read(index = 1, result = _)`: a named don't-care, as a positional one; errs69 dc_*_named)
+                dc = self.t.kind == "id" and self.t.text == "_"
+                out.append(Node("named_arg", t.loc, name=t.text,
+                                value=Node("dontcare", self.next().loc) if dc else self.expr()))
             elif t.kind == "id" and t.text == "_":
                 self.next()
                 out.append(Node("dontcare", t.loc))
@@ -113,8 +116,9 @@ class ExpressionParser:
         nxt = self.peek()
         if nxt.kind == "kw" and nxt.text in ("bit", "int", "bool", "varbit", "error"):
             return True
-        if nxt.kind == "id" and nxt.text in self.types:
-            save = self.i
+        if (nxt.kind == "id" and nxt.text in self.types) or \
+                (nxt.text == "." and nxt.kind == "op" and self.peek(2).kind == "id" and self.peek(2).text in self.types):
+            save = self.i   # (`(.B8)x`: a prefixed type; errs69 dot_type_cast)
             try:
                 self.next()
                 self.type_ref()
