@@ -18,6 +18,7 @@ CPP_DIRECTIVES = frozenset({"define", "undef", "include", "include_next", "impor
                             "ifndef", "elif", "elifdef", "elifndef", "else", "endif", "line", "error", "warning", "pragma",
                             "ident", "sccs", "assert", "unassert"})
 _DIRECTIVE_NAME = re.compile(r"#[ \t]*([A-Za-z_][A-Za-z0-9_]*)")
+_SPLICE = re.compile(r"\\[ \t\f\v]*\n")
 
 
 def line_comment_end(text: str, i: int) -> int:
@@ -43,7 +44,7 @@ def _in_directive(text: str, i: int) -> bool:
         if not text[prev:start - 1].rstrip(" \t\f\v").endswith("\\"):
             break
         start = prev
-    rest = text[start:i].lstrip()
+    rest = _SPLICE.sub("", text[start:i]).lstrip()   # (`#de\` / `fine X` is a #define)
     m = _DIRECTIVE_NAME.match(rest)
     return rest.startswith("#") and (m is None or m.group(1) in CPP_DIRECTIVES)
 

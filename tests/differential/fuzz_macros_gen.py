@@ -178,7 +178,10 @@ class Gen:
             return ""
         s = toks[0]
         for t in toks[1:]:
-            s += (self.sep() if free else " ") + t
+            sep = self.sep() if free else " "
+            if sep.startswith("\\") and s[-1:] in "/*" and t[:1] in "/*":
+                sep = " "   # (no splice that makes a comment's delimiter: open item)
+            s += sep + t
         return s
 
     def call(self, depth: int, params=()) -> str:
@@ -275,6 +278,8 @@ class Gen:
         if not (self.ifs and self.chance(0.1) and len(line) > 3):
             return line
         k = self.r.randrange(1, len(line))
+        if line[k - 1:k + 1] in ("/*", "*/", "//"):   # (a splice inside a comment's delimiter: open item)
+            k -= 1
         return line[:k] + "\\\n" + line[k:]
 
     def program(self) -> str:

@@ -191,3 +191,9 @@ def test_a_directive_spliced_after_its_comment_over_lines():
     """`#define AB /* x` / ` y */ \\` / `G () __LINE__`: the `\\` after the comment's end splices the next
     line into the directive (fuzz ifs seed 401); checkmate-p4c ended the #define at the comment."""
     assert _pp("#define AB /* x\n y */ \\\nG () __LINE__\nAB\n") == "G () 4"
+
+
+def test_comment_over_lines_on_a_directive_whose_name_a_splice_cuts():
+    """`#de\\` / `fine AB /* x` / ` y */ + 1` is a #define whose comment is blanked (fuzz ifs seed 2929: a
+    `#` line that is no directive keeps its comments as tokens, and the name is read after the splice)."""
+    assert _pp("#de\\\nfine AB  /* x\n y */ + 1\nAB\n#\\\n  undef AB /* c\n */\nAB\n") == "+ 1 AB"
