@@ -287,11 +287,14 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
             mk = self.match_kind_store_begin(s.rhs)
             return self.match_kind_store_end(mk, self.assign_stmt(s, scope, lhs, lt))
         if k == "if":
+            mk = self.match_kind_store_begin(s.cond, cond=True)
             c = self.coerce(self.expr(s.cond, scope), BOOL, s.cond.loc)
+            mk = self.match_kind_cond_end(mk)
             depth = self.ctx.get("if_depth", 0)
             # an `if` p4c folds away (constant condition) is not conditional execution
             v = self.fold_condition(c)
-            v = None if v is None else bool(v)   # (`(bool)1w0` folds to 0)
+            # (`(bool)1w0` folds to 0; p4c does not fold a match_kind comparison: mk_stores)
+            v = None if v is None or self.match_kind_in(mk) else bool(v)
             self.ctx["if_depth"] = depth + (v is None)
             lenient = mark_folded(s, v, v is not None and _literal_condition(s.cond, scope))
             try:
@@ -311,8 +314,9 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
             if v is not None:
                 # p4c folds a constant condition before it builds the P4Info: the dead branch
                 # (type-checked above) applies no table and calls no action
+                self.match_kind_if_end(mk, None)
                 return [{"s": "block", "body": then if v else els}]
-            return [{"s": "if", "c": c, "then": then, "else": els}]
+            return self.match_kind_if_end(mk, {"s": "if", "c": c, "then": then, "else": els})
         if k == "exit":
             if self.ctx.get("kind") == "parser":
                 raise E(s.loc, "exit is not allowed in a parser")

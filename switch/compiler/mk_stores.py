@@ -126,7 +126,8 @@ class MatchKindStores:
         err = (loc, f"{name}: could not convert expression to Json (a match_kind value as an operand of {op}: the BMv2 "
                     "back end has no representation for it, p4c)") if name is not None else \
             (n.loc, f"{expr_text(n)}: match_kind: type not yet handled on this target (an operand of {op}, p4c's BMv2 back end)")
-        pend = self.ctx.get("mk_store") if getattr(self, "ctx", None) else None   # (a store p4c may drop: mk_stores)
+        # (a store p4c may drop: mk_stores; not in the operand of `false && X`, whose errors dead_operand drops)
+        pend = self.ctx.get("mk_store") if getattr(self, "ctx", None) and not self.ctx.get("dead_expr") else None
         return self.back_end_error(*err) if pend is None else pend.append(err)
 
     def division_error(self, loc, message: str, deferred) -> None:
@@ -142,7 +143,7 @@ class MatchKindStores:
             if deferred is not None:
                 (self.__dict__.get("pending_divs") or {}).pop(id(deferred), None)
             return
-        pend = ctx.get("mk_store")
+        pend = None if ctx.get("dead_expr") else ctx.get("mk_store")   # (dead_operand drops what it raises)
         if pend is not None:
             pend.append(_DivErr((loc, message), deferred))
         elif deferred is None:
@@ -210,20 +211,22 @@ class MatchKindStores:
             return False
         return not any(n.kind == "name" and n.get("name") == name for n in _ast_nodes(node))
 
-    def match_kind_store_begin(self, rhs) -> object:
+    def match_kind_store_begin(self, rhs, cond: bool = False) -> object:
         """Before elaborating ``rhs``, the value of a store: start collecting the match_kind
         operand errors in it when the store can be judged later (a control, action or function
         body; no call in ``rhs`` that could elaborate other statements: _plain_call).  Returns what
-        :meth:`match_kind_store_end` restores."""
+        :meth:`match_kind_store_end` restores.  ``cond``: ``rhs`` is an ``if`` condition (not in a
+        parser; calling nothing but ``isValid()``), whose errors go with the ``if``
+        (:meth:`match_kind_if_end`)."""
         from .elab_ctor import _ast_nodes
         ctx = getattr(self, "ctx", None)
         if ctx is None or not (ctx.get("in_action") or ctx.get("kind") in ("control", "function")
-                               or ctx.get("kind") == "parser" and ctx.get("state") is not None):
+                               or ctx.get("kind") == "parser" and ctx.get("state") is not None and not cond):
             return None
         nodes = list(_ast_nodes(rhs))
         if not (self.mentions_match_kind(rhs) or any(n.kind == "binary" and n.op in ("/", "%") or n.kind == "call"
                                                      for n in nodes)) \
-                or not all(_plain_call(n) for n in nodes if n.kind == "call"):
+                or not all(_plain_call(n) and (not cond or n.fn.kind == "member") for n in nodes if n.kind == "call"):
             return None
         saved = ctx.get("mk_store")
         ctx["mk_store"] = []
@@ -237,16 +240,52 @@ class MatchKindStores:
         errs = self.ctx.get("mk_store") or []
         self.ctx["mk_store"] = token[0]
         if errs and len(stmts) == 1 and stmts[0].get("s") in ("assign", "decl"):
-            pending = self.__dict__.setdefault("pending_mk", {})
-            key = len(pending) + 1
-            while key in pending:
-                key += 1
-            pending[key] = (errs, dict(self.ctx), _body_key(self.ctx))
-            stmts[0]["mk_store"] = key
+            self._tag_pending(stmts[0], errs)
         elif errs:   # (not one plain store: as before, at once)
             for e in errs:
                 self._raise_live([e])
         return stmts
+
+    def _tag_pending(self, stmt: dict, errs: list) -> None:
+        pending = self.__dict__.setdefault("pending_mk", {})
+        key = len(pending) + 1
+        while key in pending:
+            key += 1
+        pending[key] = (errs, dict(self.ctx), _body_key(self.ctx))
+        stmt["mk_store"] = key
+
+    def match_kind_cond_end(self, token) -> list | None:
+        """After an ``if`` condition begun with ``cond``: the errors collected in it (None: none)."""
+        if token is None:
+            return None
+        errs = self.ctx.get("mk_store") or []
+        self.ctx["mk_store"] = token[0]
+        return errs or None
+
+    def match_kind_if_end(self, errs, stmt: dict | None) -> list:
+        """The ``if`` statement ``stmt`` whose condition had the errors ``errs``: tagged like a store.
+        p4c's def-use drops the stores of its arms that are overwritten before a read, and
+        SimplifyControlFlow then removes an ``if`` left with empty arms whose condition calls nothing,
+        its condition with it -- ``if (exact == lpm) { m = 1; } m = h.b;`` compiles (fuzz_mutants
+        ``--kinds mux_expr`` seed 5256, helper mutz67).  Settled with the body's stores
+        (:meth:`settle_match_kind_stores`: live unless its arms hold nothing once the dead stores are
+        gone).  ``stmt`` None (a condition folded to a constant: only divisions were collected, see
+        :meth:`match_kind_in`): each one as :meth:`division_error` takes it outside a store -- raised at
+        once, or left to the constant propagation (``false && h.a % 0 == 1`` folds it away)."""
+        if errs and stmt is not None:
+            self._tag_pending(stmt, errs)
+        for e in errs or () if stmt is None else ():
+            if not isinstance(e, _DivErr):
+                self.back_end_error(*e)
+            elif e.deferred is None:
+                self.target_error(*e)
+        return [] if stmt is None else [stmt]
+
+    @staticmethod
+    def match_kind_in(errs) -> bool:
+        """Whether the errors collected in a condition hold a match_kind operand's (not only divisions):
+        p4c does not fold such a condition, so neither does checkmate-p4c."""
+        return any(not isinstance(e, _DivErr) for e in errs or ())
 
     def settle_match_kind_stores(self, stmts: list) -> None:
         """The body ``stmts`` is done: raise (``target_error``, in the context it was found in) the
@@ -296,7 +335,10 @@ class MatchKindStores:
 
             def judge(b, rest):
                 k = b.get("mk_store")
-                if k in mine and not overwritten(rest, b["l"], inline):
+                if k in mine and b.get("s") == "if":
+                    if not _arms_empty(b):
+                        live.add(k)
+                elif k in mine and not overwritten(rest, b["l"], inline):
                     live.add(k)
                     lvs[k] = b["l"]
             view = _view(list(stmts), ends_, dead, self.__dict__.get("self_inits"))
@@ -306,7 +348,8 @@ class MatchKindStores:
         outs = self._mk_out_params()
         # the parameters' copy-out is the caller's: each path into one taken as overwritten at the end
         pends = _param_ends(view, outs)
-        via_params = live - live_stores(ends + pends)[0] if live and pends else set()
+        # (an `if` tagged for its condition: kept or dropped in this body, never held for the callers)
+        via_params = {k for k in live - live_stores(ends + pends)[0] if k in lvs} if live and pends else set()
         self._settle_param_stores(view, ends, stmts, inline, pends, key, outs)
         for d in ir_dicts(stmts):
             if d.get("mk_store") in mine:
@@ -532,6 +575,23 @@ def _call_view(el, call: dict, lv) -> list | None:
     reads = [a["e"] for a in call["args"] if a["dir"] in ("in", "inout")]
     return [{"s": "nop", "reads": reads}] + list(body) + \
         [{"s": "assign", "l": a["e"], "r": {"op": "var", "n": None}} for a in call["args"] if a["dir"] in ("out", "inout")]
+
+
+def _arms_empty(b: dict) -> bool:
+    """Whether the arms of ``if`` statement ``b`` (a def-use view: the dead stores gone) hold nothing
+    p4c keeps: blocks, declarations without a value and ``if`` statements calling nothing whose arms
+    are empty in turn (SimplifyControlFlow removes those)."""
+    for x in list(b["then"] or []) + list(b["else"] or []):
+        s = x.get("s")
+        if s == "block" and _arms_empty({"then": x["body"], "else": []}):
+            continue
+        if s == "decl" and x.get("init") is None:
+            continue
+        if s == "if" and not has_call(x["c"]) and not any(n.get("op") == "table_hit" for n in ir_dicts(x["c"])) \
+                and _arms_empty(x):
+            continue
+        return False
+    return True
 
 
 def _without(x, node):
