@@ -23,7 +23,7 @@ call in a condition) counts as a read: the store is kept.
 """
 from __future__ import annotations
 
-from .copy_paths import ir_path, overlap
+from .copy_paths import ir_path, only_written, overlap
 from .elab_common import has_call, ir_dicts, ir_replace
 from .header_init import reduced
 
@@ -170,11 +170,33 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
         # seed 8548: `hdr.u.x = hdr.h;` in a switch case, `a0(hdr.h); hdr.u.x = hdr.s[1];`)
         return list(act["body"]) + [{"s": "assign", "l": a["e"], "r": {"op": "var", "n": None}}
                                     for a in call["args"] if a["dir"] in ("out", "inout")]
+    through = _inout_passed_through(act, call, lv)
+    if through is not None:
+        return through
     outs = [a for a in call["args"] if a["dir"] == "out" and a["e"] == lv]
     if len(outs) != 1 or act.get("body") is None or \
             any(touches(a["e"], lv) for a in call["args"] if a is not outs[0]):
         return None
     return list(act["body"]) + [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
+
+
+def _inout_passed_through(act: dict, call: dict, lv) -> list | None:
+    """The view of :func:`inlined_action` when ``lv`` is an ``inout`` argument whose parameter the
+    body only writes (``y.a = 5;``, ``y.setValid();``, nothing) and the body names ``lv`` no other way:
+    after p4c's RemoveActionParameters the copy-in ``y = lv`` feeds the copy-out ``lv = y`` alone, so
+    its SimplifyDefUse drops the pair, and the caller's store before the call, where the statements
+    after the call overwrite ``lv`` -- the call is no read of ``lv`` (fuzz_headers seed 11664:
+    ``hdr.u.x = hdr.s[0]; a0(hdr.u.x); a1(hdr.u.x);`` with ``a1``'s ``out`` parameter: BMv2 keeps
+    ``u.w`` valid).  The body, then the other arguments' copy-outs; None otherwise."""
+    params = act.get("params") or ()
+    if act.get("body") is None or len(params) != len(call["args"]):
+        return None
+    held = [(a, p) for a, p in zip(call["args"], params) if touches(a["e"], lv)]
+    if len(held) != 1 or held[0][0]["dir"] != "inout" or held[0][0]["e"] != lv or \
+            touches(act["body"], lv) or not only_written(act["body"], held[0][1].get("py")):
+        return None
+    return list(act["body"]) + [{"s": "assign", "l": a["e"], "r": {"op": "var", "n": None}}
+                                for a in call["args"] if a["dir"] in ("out", "inout") and a is not held[0][0]]
 
 
 def returns_passed(node):

@@ -18,6 +18,7 @@ SEEDS += [8548]   # a union store dead across an action call (fixed by helper fu
 SEEDS += [8764]   # a whole-stack copy out of a single-case switch's own local (fixed by helper fuzz32)
 SEEDS += [10375]   # a single-case switch's copy into a copy_args sub-control's copy-back (fixed by helper fuzz39)
 SEEDS += [11327, 11387]   # a dead header initializer under an if in an action; a sub-control's single-case switch copies (a header initializer, isValid values) read after its apply (fixed by helper fuzz50)
+SEEDS += [11664]   # a union store dead across an action call with it as an inout argument the body only writes (fixed by helper fuzz66)
 
 
 targets, pytestmark, test_generator_is_deterministic, test_random_headers_program = fuzz_seed_tests(
