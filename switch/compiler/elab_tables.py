@@ -371,7 +371,8 @@ class TableRules(EntryRules):
         if da is not None:
             self.property_named_call(da.expr, props, q)
             # (as for an entry: `b(3)` for `b(in x, y)` listed `b(hdr.h.a)`; errs69 dir_default_in_only_data)
-            self.bound_args_first(da.expr, props.get("actions", []), scope, q, "default action")
+            if not any(a.kind == "named_arg" for a in da.expr.get("args") or ()):   # (named: in declaration order below)
+                self.bound_args_first(da.expr, props.get("actions", []), scope, q, "default action")
             dname, dparams = self.action_call(da.expr, scope, f"table {q} default_action", anames)
             if dname not in anames:
                 raise E(da.loc, f"table {q}: default action {dname} is not in the actions list")
