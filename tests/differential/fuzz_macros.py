@@ -169,15 +169,6 @@ def reduce(text: str, mode: int, work: str, budget: int = 400) -> str:
     return "\n".join(lines)
 
 
-def parse_seeds(spec: str) -> list[int]:
-    """``0-500``, ``3,17,40-45``."""
-    out = []
-    for part in filter(None, spec.split(",")):
-        lo, _, hi = part.partition("-")
-        out += range(int(lo), int(hi) + 1) if hi else [int(lo)]
-    return out
-
-
 def run(kinds, seeds, mode: int = 2, out: Path | None = None, reduce_: bool = False, log=sys.stderr) -> dict:
     """Every seed of every kind; ``{kind: [seeds that differ]}`` and counts."""
     failing, counts, t0 = {}, {}, time.monotonic()
@@ -215,6 +206,7 @@ def main(argv=None) -> int:
     ap.add_argument("--reduce", action="store_true", help="also write a reduced program of each difference")
     ap.add_argument("--print", action="store_true", help="print the seeds' programs, run nothing")
     a = ap.parse_args(argv)
+    from fuzz_run import parse_seeds   # (the fuzzers' one seed-list reader; here only for the CLI)
     kinds, seeds = [k for k in a.kind.split(",") if k], parse_seeds(a.seeds)
     if a.print:
         for k in kinds:
