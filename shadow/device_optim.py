@@ -24,13 +24,16 @@ CUDA operation (float32)               the same bits on CPU
 and the fused kernel (``fused=True``) computes in float32 with its hyperparameters rounded to float32:
 ``m = fma(b1, m, (1 - b1) * g)``, ``v = fma(b2, v, (1 - b2) * (g * g))``, the bias corrections
 ``1 - b1 ** step`` in float32, ``p = p - (lr / bc1) * m / (sqrt(v) / sqrt(bc2) + eps)``.  Its
-``b ** step`` is the GPU's ``powf``, which is not correctly rounded (it differs from the correctly
-rounded float at 0.03-6 % of the steps, by beta), so the shadows cannot compute it: the trainer ships
-it.  A fused Adam/AdamW trainer on CUDA sends, in every bootstrap, ``torch.pow(beta, step)`` computed on
-its GPU for the next :data:`POWERS_SPAN` optimizer steps of each beta (:func:`device_powers`, recorded
-equal to the fused kernels' values on the H200 at steps picked where they differ from the correctly
-rounded ones), and re-bootstraps the shards before they run out; the replay looks its bias
-corrections up there (``device_powers``).  With them fused AdamW is exact, and so is fused Adam with L2
+``b ** step`` is the GPU's ``powf``, which is not correctly rounded (0.9 ** 57: one ulp above; exact
+rationals, lead s58), so the shadows cannot compute it: the trainer ships it.  (The share of steps it
+misses, 0.03-6 % by beta, was most likely measured against numpy's float32 power, which on an AVX-512
+host is SVML's and not correctly rounded either: at the 36 single steps recorded below, picked against
+it, the GPU's values are the correctly rounded ones, which the replay computes in double when it has no
+table -- ``_power``.)  A fused Adam/AdamW trainer on CUDA sends, in every bootstrap,
+``torch.pow(beta, step)`` computed on its GPU for the next :data:`POWERS_SPAN` optimizer steps of each
+beta (:func:`device_powers`, recorded equal to the fused kernels' values on the H200), and re-bootstraps
+the shards before they run out; the replay looks its bias corrections up there
+(``device_powers``).  With them fused AdamW is exact, and so is fused Adam with L2
 weight decay, whose ``grad += param * wd`` is an fma in three of each thread's four elements and a
 product and a sum in the first (:func:`fused_lane0`: a compiler's choice, recorded).  The per-tensor and
 ``foreach`` variants -- ``foreach`` is torch's default on CUDA -- are exact: 0 of 19,210 parameters
@@ -298,14 +301,16 @@ class _CudaAdamBase:
 
     def _power(self, beta: float, step: float) -> np.float32:
         """``beta ** step`` as the trainer's GPU computed it where the replica has its table, else
-        the correctly rounded float32 power (which the GPU's powf misses at some steps)."""
+        the correctly rounded float32 power, computed in double and rounded once -- not numpy's
+        float32 ``power``, which on AVX-512 hosts is SVML's and misses the correctly rounded value
+        at some steps (it was the reference the recorded steps were picked against)."""
         first, tables = self.device_powers
         t = tables.get(repr(float(beta)))
         i = int(step) - first
         if t is not None and 0 <= i < len(t):
             return F32(t[i])
         with np.errstate(over="ignore", under="ignore"):
-            return np.power(_f(beta), _f(step), dtype=F32)
+            return F32(float(_f(beta)) ** float(step))
 
     def _fused(self, p, g, m, v, vmax, step, lr, beta1, beta2, eps, wd, amsgrad, decoupled) -> None:
         one = F32(1)
