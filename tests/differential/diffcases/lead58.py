@@ -21,37 +21,28 @@ _S = """control S(in bit<8> sel, in bit<8> i, out bit<8> o) {
 }
 """
 _FR = [(1, H(a, b, 0x1234, 0x5678)) for a in (3, 200) for b in (0, 1, 7)]
-for _name, _body, _args, _after in [
-        ("switch_case", "switch (sel) { 1: { o = i + 1; } }", "hdr.h.b, hdr.h.a, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;"),
-        ("switch_case_exit", "switch (sel) { 1: { o = i + 1; exit; } }", "hdr.h.b, hdr.h.a, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;"),
-        ("write_then_read", "o = 7; o = o + i;", "hdr.h.b, hdr.h.a, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;"),
-        ("if_write", "if (sel == 1) { o = i + 2; }", "hdr.h.b, hdr.h.a, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;"),
-        ("sel_is_out", "switch (sel) { 1: { o = i + 1; } }", "hdr.h.b, hdr.h.a, hdr.h.b", "hdr.h.c = (bit<16>)hdr.h.b;"),
-        ("switch_two", "switch (sel) { 1: { o = i + 1; } 7: { o = i + 9; } }", "hdr.h.b, hdr.h.a, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;"),
-        ("switch_case_ret", "switch (sel) { 1: { o = i + 1; return; } } o = i + 5;", "hdr.h.b, hdr.h.a, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;"),
-        ("meta", "switch (sel) { 1: { o = i + 1; } }", "hdr.h.b, meta.m8, meta.m8", "hdr.h.c = (bit<16>)meta.m8;"),
-        ]:
-    CASES.append(case(f"lead58_sub_control_out_scalar_{_name}", CAT,
-                      program(f"        meta.m8 = hdr.h.a;\n        s.apply({_args});\n        {_after}\n",
-                              ingress_decls="    S() s;\n", top=_S % _body), frames=_FR))
-for _name, _body, _args, _after in [
-        ("noovl_if_write", "if (sel == 1) { o = i + 2; }", "hdr.h.b, meta.m8, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;"),
-        ("noovl_switch", "switch (sel) { 1: { o = i + 1; } }", "hdr.h.b, meta.m8, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;"),
-        ("noovl_if_write_meta", "if (sel == 1) { o = i + 2; }", "hdr.h.b, hdr.h.a, meta.m16[7:0]", "hdr.h.c = meta.m16;"),
-        ("noovl_if_write_m8", "if (sel == 1) { o = i + 2; }", "hdr.h.b, hdr.h.a, meta.m8", "hdr.h.c = (bit<16>)meta.m8;"),
-        ]:
-    CASES.append(case(f"lead58_sub_control_out_scalar_{_name}", CAT,
-                      program(f"        meta.m8 = hdr.h.a;\n        meta.m16 = 0x1234;\n        s.apply({_args});\n        {_after}\n",
-                              ingress_decls="    S() s;\n", top=_S % _body), frames=_FR))
-CASES.append(case("lead58_sub_control_out_scalar_direct_switch", CAT, program(
-    "        meta.m8 = hdr.h.a;\n        switch (hdr.h.b) { 1: { hdr.h.a = meta.m8 + 1; } }\n        hdr.h.c = (bit<16>)hdr.h.a;\n"), frames=_FR))
+_M8 = "meta.m8 = hdr.h.a;"
 for _name, _body, _args, _after, _pre in [
+        ("switch_case", "switch (sel) { 1: { o = i + 1; } }", "hdr.h.b, hdr.h.a, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;", _M8),
+        ("switch_case_exit", "switch (sel) { 1: { o = i + 1; exit; } }", "hdr.h.b, hdr.h.a, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;", _M8),
+        ("write_then_read", "o = 7; o = o + i;", "hdr.h.b, hdr.h.a, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;", _M8),
+        ("if_write", "if (sel == 1) { o = i + 2; }", "hdr.h.b, hdr.h.a, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;", _M8),
+        ("sel_is_out", "switch (sel) { 1: { o = i + 1; } }", "hdr.h.b, hdr.h.a, hdr.h.b", "hdr.h.c = (bit<16>)hdr.h.b;", _M8),
+        ("switch_two", "switch (sel) { 1: { o = i + 1; } 7: { o = i + 9; } }", "hdr.h.b, hdr.h.a, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;", _M8),
+        ("switch_case_ret", "switch (sel) { 1: { o = i + 1; return; } } o = i + 5;", "hdr.h.b, hdr.h.a, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;", _M8),
+        ("meta", "switch (sel) { 1: { o = i + 1; } }", "hdr.h.b, meta.m8, meta.m8", "hdr.h.c = (bit<16>)meta.m8;", _M8),
+        ("noovl_if_write", "if (sel == 1) { o = i + 2; }", "hdr.h.b, meta.m8, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;", _M8 + "\n        meta.m16 = 0x1234;"),
+        ("noovl_switch", "switch (sel) { 1: { o = i + 1; } }", "hdr.h.b, meta.m8, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;", _M8 + "\n        meta.m16 = 0x1234;"),
+        ("noovl_if_write_meta", "if (sel == 1) { o = i + 2; }", "hdr.h.b, hdr.h.a, meta.m16[7:0]", "hdr.h.c = meta.m16;", _M8 + "\n        meta.m16 = 0x1234;"),
+        ("noovl_if_write_m8", "if (sel == 1) { o = i + 2; }", "hdr.h.b, hdr.h.a, meta.m8", "hdr.h.c = (bit<16>)meta.m8;", _M8 + "\n        meta.m16 = 0x1234;"),
         ("noovl_switch_m16", "switch (sel) { 1: { o = i + 1; } }", "hdr.h.b, meta.m16[7:0], hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;", "meta.m16 = 0x1234;"),
         ("noovl_switch_indep", "switch (sel) { 1: { o = i + 1; } }", "hdr.h.b, meta.m8, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;", "meta.m8 = 0x42;"),
         ]:
     CASES.append(case(f"lead58_sub_control_out_scalar_{_name}", CAT,
                       program(f"        {_pre}\n        s.apply({_args});\n        {_after}\n",
                               ingress_decls="    S() s;\n", top=_S % _body), frames=_FR))
+CASES.append(case("lead58_sub_control_out_scalar_direct_switch", CAT, program(
+    "        meta.m8 = hdr.h.a;\n        switch (hdr.h.b) { 1: { hdr.h.a = meta.m8 + 1; } }\n        hdr.h.c = (bit<16>)hdr.h.a;\n"), frames=_FR))
 _S2 = """control S(in bit<8> sel, out bit<8> o) {
     apply {
         %s
