@@ -56,8 +56,9 @@ def drop_stores_before_out_args(stmts: list, after: tuple = ()) -> None:
     anything reads them (module docstring).  ``after``: the statement lists that follow ``stmts``."""
     if not any(d.get("s") == "apply_control" for d in ir_dicts([stmts, list(after)])):
         return
-    i = 0
-    while i < len(stmts):
+    # (last statement first: a store dropped here makes the one before it dead too --
+    # ``bit<8> m = hdr.h.a + 1; m = 33; s.apply(sel, m);`` leaves ``m`` 0 on BMv2, lead59)
+    for i in range(len(stmts) - 1, -1, -1):
         st = stmts[i]
         rest = (stmts[i + 1:],) + tuple(after)
         k = st.get("s")
@@ -65,10 +66,7 @@ def drop_stores_before_out_args(stmts: list, after: tuple = ()) -> None:
                 and not st.get("siblings"):
             lp = ir_path(st["l"])
             if lp is not None and "[*]" not in lp and _dead(lp, rest, bit_span(st["l"])):
-                left = mux_leftovers(st)   # (a ``?:`` condition's emptied ``if`` stays)
-                stmts[i:i + 1] = left
-                i += len(left)
-                continue
+                stmts[i:i + 1] = mux_leftovers(st)   # (a ``?:`` condition's emptied ``if`` stays)
         elif k == "decl" and st.get("init") is not None and (st.get("t") or [None])[0] in ("bit", "int") \
                 and not (st["init"].get("op") == "const" and not st["init"].get("v")):
             if not has_method_call(st["init"]) and _dead(st["n"], rest, None):
@@ -82,7 +80,6 @@ def drop_stores_before_out_args(stmts: list, after: tuple = ()) -> None:
         elif k == "switch_value":
             for c in st["cases"]:
                 drop_stores_before_out_args(c["body"], rest)
-        i += 1
 
 
 def _dead(target: str, rest: tuple, span) -> bool:
