@@ -55,6 +55,9 @@ def entry_copies(stmts: list, expand=None, copied=frozenset()) -> dict:
             continue
         if (inlined := expand_apply(st, expand, copied)) is not None:
             work[:0] = inlined
+            # (the body's locals are the inlined body's own: ``bit<8> q = x; y = q + 1;`` gives
+            # the out argument ``x + 1``, lead59)
+            decls |= {d["n"] for d in ir_dicts(inlined) if d.get("s") == "decl"}
             continue
         dest, val = (st["n"], st.get("init")) if k == "decl" else \
             (ir_path(st["l"]), st["r"]) if k == "assign" and st["l"].get("op") != "slice" else (None, None)

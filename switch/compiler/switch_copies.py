@@ -645,9 +645,12 @@ def drop_self_reading_copies(stmts: list, expand) -> None:
             del st["copies"]
 
 
-def _last_value(stmts: list, r: str, expand, depth: int):
+def _last_value(stmts: list, r: str, expand, depth: int, chain: int = 0):
     """The value the last assignment in ``stmts`` gives ``r`` when p4c's copy propagation still
-    has it at their end (straight-line; see :func:`drop_self_reading_copies`), else None."""
+    has it at their end (straight-line; see :func:`drop_self_reading_copies`), else None; what
+    that value reads is put in as it stood there (``meta.m16 = (bit<16>)hdr.h.a; meta.m8 =
+    (bit<8>)meta.m16;`` gives ``meta.m8`` the value ``(bit<8>)(bit<16>)hdr.h.a``: p4c propagates
+    the chain, lead59)."""
     for k in range(len(stmts) - 1, -1, -1):
         st = stmts[k]
         inner = st["body"] if st.get("s") == "block" else expand(st) if st.get("s") == "apply_control" else None
@@ -668,5 +671,9 @@ def _last_value(stmts: list, r: str, expand, depth: int):
             return None
         if v is None or any(may_write(x, d) for x in stmts[k + 1:] for d in path_reads(v)):
             return None
+        for d in path_reads(v) if chain < 4 else ():
+            w = _last_value(stmts[:k], d, expand, depth, chain + 1)
+            if w is not None and not any(may_write(x, e) for x in stmts[k:] for e in path_reads(w)):
+                v = put_path(v, d, w)
         return v
     return None

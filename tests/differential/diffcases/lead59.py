@@ -43,3 +43,37 @@ for _name, _pre, _case in [
     CASES.append(case(f"lead59_switch_copy_{_name}", CAT, program(
         f"        {_pre}\n        switch (hdr.h.a) {{ 3: {{ {_case} }} }}\n"
         "        hdr.h.c = (bit<16>)hdr.h.b;\n        hdr.h.b = 0;\n        hdr.h.d = (bit<32>)hdr.h.c;\n"), frames=_FR))
+_T = """control T(in bit<8> x, out bit<8> y) {
+    apply {
+        %s
+    }
+}
+"""
+for _name, _body, _pre in [
+        ("sub_direct", "y = x + 1;", ""),
+        ("sub_local", "bit<8> q = x; y = q + 1;", ""),
+        ("sub_local2", "bit<8> q = x + 1; bit<8> r = q; y = r;", ""),
+        ("sub_if", "if (x == 9) { y = 1; } else { y = x + 1; }", ""),
+        ("sub_block", "{ y = x + 1; }", ""),
+        ("sub_then_meta", "y = x + 1;", "meta.m16 = 7;"),
+        ]:
+    CASES.append(case(f"lead59_switch_copy_{_name}", CAT, program(
+        f"        t.apply(hdr.h.b, meta.m8);\n        {_pre}\n        switch (hdr.h.a) {{ 3: {{ hdr.h.b = meta.m8 + 5; }} }}\n"
+        "        hdr.h.c = (bit<16>)hdr.h.b;\n        hdr.h.b = 0;\n        hdr.h.d = (bit<32>)hdr.h.c;\n",
+        ingress_decls="    T() t;\n", top=_T % _body), frames=_FR))
+_S3 = """control S(in bit<8> sel, in bit<8> i, out bit<8> o) {
+    apply {
+        switch (sel) { 1: { o = i + 1; } }
+    }
+}
+"""
+for _name, _pre, _args in [
+        ("chain_in_arg", "meta.m16 = (bit<16>)hdr.h.a; meta.m8 = (bit<8>)meta.m16;", "hdr.h.b, meta.m8, hdr.h.a"),
+        ("chain_in_arg_local", "bit<8> t = hdr.h.a; meta.m8 = t;", "hdr.h.b, meta.m8, hdr.h.a"),
+        ("chain_in_arg_ovl", "meta.m16 = (bit<16>)hdr.h.a; meta.m8 = (bit<8>)meta.m16;", "hdr.h.b, meta.m8, meta.m8"),
+        ("chain_in_arg_three", "meta.m32 = (bit<32>)hdr.h.a; meta.m16 = (bit<16>)meta.m32; meta.m8 = (bit<8>)meta.m16;", "hdr.h.b, meta.m8, hdr.h.a"),
+        ("chain_in_arg_block", "meta.m16 = (bit<16>)hdr.h.a; { meta.m8 = (bit<8>)meta.m16; }", "hdr.h.b, meta.m8, hdr.h.a"),
+        ]:
+    CASES.append(case(f"lead59_sub_copy_{_name}", CAT, program(
+        f"        {_pre}\n        s.apply({_args});\n        hdr.h.c = (bit<16>)hdr.h.a;\n        hdr.h.d = (bit<32>)meta.m8;\n",
+        ingress_decls="    S() s;\n", top=_S3), frames=_FR))
