@@ -77,3 +77,21 @@ for _name, _pre, _args in [
     CASES.append(case(f"lead59_sub_copy_{_name}", CAT, program(
         f"        {_pre}\n        s.apply({_args});\n        hdr.h.c = (bit<16>)hdr.h.a;\n        hdr.h.d = (bit<32>)meta.m8;\n",
         ingress_decls="    S() s;\n", top=_S3), frames=_FR))
+_T2 = """control T(in bit<8> x, inout bit<8> z, out bit<8> y) {
+    apply {
+        %s
+    }
+}
+"""
+for _name, _body, _args in [
+        ("inout_local", "bit<8> q = x; z = q + z; y = z;", "hdr.h.b, meta.m8, meta.m8"),
+        ("inout_chain", "bit<8> q = x; bit<8> r = q + 1; y = r;", "hdr.h.b, hdr.h.a, meta.m8"),
+        ("expr_arg", "bit<8> q = x; y = q;", "hdr.h.b + 1, hdr.h.a, meta.m8"),
+        ("twice", "bit<8> q = x; y = q + 1;", "hdr.h.b, hdr.h.a, meta.m8); t.apply(hdr.h.b, hdr.h.a, meta.m8"),
+        ("local_reassigned", "bit<8> q = x; q = q + 2; y = q;", "hdr.h.b, hdr.h.a, meta.m8"),
+        ("local_if", "bit<8> q = x; if (x == 5) { q = 1; } y = q;", "hdr.h.b, hdr.h.a, meta.m8"),
+        ]:
+    CASES.append(case(f"lead59_switch_copy_t2_{_name}", CAT, program(
+        f"        meta.m8 = 9;\n        t.apply({_args});\n        switch (hdr.h.a) {{ 3: {{ hdr.h.b = meta.m8 + 5; }} }}\n"
+        "        hdr.h.c = (bit<16>)hdr.h.b;\n        hdr.h.b = 0;\n        hdr.h.d = (bit<32>)hdr.h.c;\n",
+        ingress_decls="    T() t;\n", top=_T2 % _body), frames=_FR))
