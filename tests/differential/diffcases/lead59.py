@@ -95,3 +95,14 @@ for _name, _body, _args in [
         f"        meta.m8 = 9;\n        t.apply({_args});\n        switch (hdr.h.a) {{ 3: {{ hdr.h.b = meta.m8 + 5; }} }}\n"
         "        hdr.h.c = (bit<16>)hdr.h.b;\n        hdr.h.b = 0;\n        hdr.h.d = (bit<32>)hdr.h.c;\n",
         ingress_decls="    T() t;\n", top=_T2 % _body), frames=_FR))
+for _name, _body, _pre, _args, _after in [
+        ("nested_block", "if (sel == 1) { o = 9; }", "{ bit<8> m = hdr.h.a + 1;", "hdr.h.b, m", "hdr.h.c = (bit<16>)m; }"),
+        ("in_if", "if (sel == 1) { o = 9; }", "if (hdr.h.a == 3) { hdr.h.a = 4;", "hdr.h.b, hdr.h.a", "} hdr.h.c = (bit<16>)hdr.h.a;"),
+        ("switch_arm", "if (sel == 1) { o = 9; }", "switch (hdr.h.b) { 5: { hdr.h.a = 4; } 7: { hdr.h.a = 6; } }", "hdr.h.b, hdr.h.a", "hdr.h.c = (bit<16>)hdr.h.a;"),
+        ("slice_store", "if (sel == 1) { o = 9; }", "meta.m16[7:0] = hdr.h.a + 1;", "hdr.h.b, meta.m16[7:0]", "hdr.h.c = meta.m16;"),
+        ("wide_store", "if (sel == 1) { o = 9; }", "meta.m16 = 0x1234;", "hdr.h.b, meta.m16[7:0]", "hdr.h.c = meta.m16;"),
+        ("bool_out", "if (sel == 1) { o = 9; }", "meta.m8 = 3; bool f = hdr.h.a == 3;", "hdr.h.b, meta.m8", "hdr.h.c = (bit<16>)meta.m8; if (f) { hdr.h.d = 1; }"),
+        ]:
+    CASES.append(case(f"lead59_out_arg_{_name}", CAT,
+                      program(f"        {_pre}\n        s.apply({_args});\n        {_after}\n",
+                              ingress_decls="    S() s;\n", top=_S2 % _body), frames=_FR))
