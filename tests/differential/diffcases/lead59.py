@@ -106,3 +106,26 @@ for _name, _body, _pre, _args, _after in [
     CASES.append(case(f"lead59_out_arg_{_name}", CAT,
                       program(f"        {_pre}\n        s.apply({_args});\n        {_after}\n",
                               ingress_decls="    S() s;\n", top=_S2 % _body), frames=_FR))
+_N = """control U(in bit<8> u, out bit<8> w) {
+    apply {
+        bit<8> k = u;
+        w = k + 1;
+    }
+}
+control T(in bit<8> x, out bit<8> y) {
+    U() uu;
+    apply {
+        %s
+    }
+}
+"""
+for _name, _body, _sw in [
+        ("nested_sub", "uu.apply(x, y);", "switch (hdr.h.a) { 3: { hdr.h.b = meta.m8 + 5; } }"),
+        ("nested_sub_local", "bit<8> q; uu.apply(x, q); y = q;", "switch (hdr.h.a) { 3: { hdr.h.b = meta.m8 + 5; } }"),
+        ("switch_in_body", "uu.apply(x, y); switch (x) { 3: { y = y + 1; } }", "hdr.h.b = meta.m8;"),
+        ("switch_in_body2", "bit<8> q = x; switch (q) { 3: { q = q + 1; } } y = q;", "hdr.h.b = meta.m8;"),
+        ]:
+    CASES.append(case(f"lead59_switch_copy_nested_{_name}", CAT, program(
+        f"        t.apply(hdr.h.b, meta.m8);\n        {_sw}\n"
+        "        hdr.h.c = (bit<16>)hdr.h.b;\n        hdr.h.b = 0;\n        hdr.h.d = (bit<32>)hdr.h.c;\n",
+        ingress_decls="    T() t;\n", top=_N % _body), frames=_FR))
