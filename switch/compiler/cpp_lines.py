@@ -152,3 +152,42 @@ def directive_lines(lines: list[str]) -> set[int]:
         if text.lstrip().startswith("#"):
             out.add(k)
     return out
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def comment_repeats(text: str) -> dict[int, int]:
+    """GNU cpp -C's extra newlines in a ``/* */`` comment that runs past a line end, by the 0-based
+    index of the (last physical) line of each logical line where there are any.  cpp cleans each
+    logical line in place (its `\\` splices and a ``\\r`` before its newline dropped, the rest moved
+    to the left) and saves a comment as the bytes from its ``/*`` to its ``*/`` in that buffer -- taking
+    with it the stale raw bytes between a cleaned line's newline and the next line's start: the last
+    bytes (as many as were dropped) of the raw line it runs past, its raw newline among them (GCC 12:
+    `a\\` / `b /* x` / ` y */ zz` prints ``/* x`` / ``x`` / `` y */ zz``; every comment over lines of
+    a file with ``\\r\\n`` ends gets a blank line).  The comment's newlines are printed as they are
+    (no line marker before its end): the tokens after it are further down in what p4c reads."""
+    out, start, k = {}, 0, 0
+    raw = text.removeprefix("\ufeff")
+    while start < len(raw):
+        first = k
+        end, dropped = start, 0
+        while True:   # (a logical line: physical lines a `\` before the newline splices on)
+            m = _LINE_END.search(raw, end)
+            if m is None:
+                end = len(raw)
+                break
+            body = raw[end:m.start()]
+            stripped = body.rstrip(" \t\f\v")
+            end, k = m.end(), k + 1
+            if stripped.endswith("\\") and end < len(raw):
+                dropped += len(body) - len(stripped) + 1 + len(m.group(0))
+                continue
+            dropped += len(m.group(0)) - 1
+            break
+        if dropped:
+            extra = raw[start:end].encode("utf-8")[-dropped:].count(b"\n")
+            if extra:
+                out[max(first, k - 1)] = extra
+        start = end
+    return out

@@ -72,11 +72,11 @@ _PASTE_AFTER = re.compile(r"(?:\x01\d+\x01)?(?:\x04[\d.]*\x05)?[ \t\x02]*##")
 #: empty one's far side stay (`x ## EMPTY y` is `x y`, not `xy`)
 _PLACEMARKER = "\x06"
 _PASTE = re.compile(r"(?:\x01\d+\x01|\x04[\d.!]*\x05|[\x02 \t\n])*##(?:\x04[\d.!]*\x05|[\x02 \t\n])*")
-_PUNCT = sorted("%:%: ... <<= >>= ->* ## -> ++ -- << >> <= >= == != && || += -= *= /= %= &= |= ^= :: .* "
-                "<: :> <% %> %:".split(), key=len, reverse=True)
+_PUNCT = sorted("... <<= >>= ## -> ++ -- << >> <= >= == != && || += -= *= /= %= &= |= ^=".split(),
+                key=len, reverse=True)
 _EQ_PASTE = frozenset(["=", "!", ">", "<", "+", "-", "*", "/", "%", "&", "|", "^", ">>", "<<"])
-_NEXT_PASTE = {">": ">", "<": "<%:", "+": "+", "-": "->", "/": "/*", "%": ":%", "&": "&", "|": "|",
-               ":": ":>", "->": "*", "#": "#%"}
+_NEXT_PASTE = {">": ">", "<": "<%:", "+": "+", "-": "->", "/": "/*", "%": ":>", "&": "&", "|": "|",
+               ":": ":>", "->": "*", "#": "#%", "<=": ">"}
 
 
 def literal_end(text: str, i: int) -> int:
@@ -132,7 +132,7 @@ def avoid_paste(a: str, a_text: str, b: str, b_text: str) -> bool:
     if a == ".":
         return c in ".%" or b == "number"
     if a == "name":
-        return b in ("name", "number", "char", "string")
+        return b in ("name", "char", "string") or b == "number" and c != "."
     if a == "number":
         return b in ("number", "name", "char") or c in ".+-"
     if a == "other":

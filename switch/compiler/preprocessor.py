@@ -42,7 +42,7 @@ from .cpp_context import MacroContexts
 from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
 from .cpp_lines import CPP_DIRECTIVES as _CPP_DIRECTIVES
-from .cpp_lines import directive_lines, lines_ending_in_comment, lines_inside_string, strip_comments
+from .cpp_lines import comment_repeats, directive_lines, lines_ending_in_comment, lines_inside_string, strip_comments
 from .errors import Loc, P4CompileError
 
 BUILTIN_DIR = os.path.join(os.path.dirname(__file__), "include")
@@ -165,6 +165,7 @@ class Preprocessor(MacroContexts):
         # cpp ends a line at \r\n and at a lone \r too (a file written on Windows continues a
         # #define with `\` before \r\n)
         # ... and skips a UTF-8 byte order mark at a file's start
+        repeats = comment_repeats(text)   # (what cpp -C's comments over those line ends print more)
         text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
         # a directive is a line whose first character (comments not skipped: p4c keeps them, -C)
         # is `#`; a block comment that runs on past its end continues it (cpp reads the comment
@@ -358,9 +359,10 @@ class Preprocessor(MacroContexts):
                 self.out.append(Line(at[0], at[1] + 1 + k, ""))
             i += joined
             # (and behind it after a macro call over lines, which prints on one: `F(1` / `) /* a` / `b */ zz`
-            # has zz a line up; a splice there leaves it in step -- cpp repeats the comment's first line)
-            step = len(parts) - 1 - spliced - joined
-            ahead = ahead + (step if step >= 0 or not spliced else min(0, step + spliced)) if i - 1 in open_lines else 0
+            # has zz a line up; the stale bytes cpp -C saves with a comment past a line that a `\` spliced
+            # or that ends in \r\n print more newlines: comment_repeats)
+            step = len(parts) - 1 - spliced - joined + (repeats.get(i - 1, 0) if active else 0)
+            ahead = ahead + step if i - 1 in open_lines else 0
         if stack:   # (cpp names the #if left open: errs22 probe c_def_unterminated_if)
             raise P4CompileError(stack[-1][4], "unterminated #if (missing #endif)")
 
@@ -721,7 +723,7 @@ class Preprocessor(MacroContexts):
             # GNU's `, ## __VA_ARGS__` keeps its comma where the variable arguments are given, empty
             # or not (`F(w, )`), and drops it where they are left out (`F(w)`) -- or, for a macro of
             # variable arguments only, where they are empty (gcc's macro.c, outside -std=c99)
-            body = va_comma(va_opt(mac.body, present), va, len(pieces) > fixed if fixed else present,
+            body = va_comma(mac.body, va, len(pieces) > fixed if fixed else present,
                             present and pieces[fixed][:1] in (" ", "\t", "\n"))
         if len(args) != len(params):
             raise _arg_count(loc, name, len(params), len(args), k)
@@ -746,6 +748,9 @@ class Preprocessor(MacroContexts):
                         err.offset = k
                     raise
             return done[p]
+        if "__VA_OPT__" in body and mac.params and mac.params[-1].endswith("..."):
+            # (GCC 12 keeps its tokens where the variable arguments, expanded, have one: `F(x, E)` none)
+            body = va_opt(body, has_tokens(expanded(params[-1])))
         body = self._body(body, name, pin, context.difference(popped), params)
         # every name of the expansion is read inside it and inside what it is in -- an argument's
         # (`ID(ID)(1)` stays) and one a `##` made, too
