@@ -1,11 +1,12 @@
 """cpp's reading of the directives that name a macro -- ``#define``'s name, parameter list and body,
 ``#undef``/``#ifdef``/``#ifndef``'s name -- with GNU cpp's errors (p4c runs ``cc -E`` and stops on
-them), each at the column cpp names: a missing name at the line's end, a name that is no
-identifier, ``defined`` defined or undefined, a duplicate parameter, a parameter list that is not
-names separated by commas (``...`` or ``name...`` last) or not closed on the line, and ``##`` at
-either end of a body (named at the ``)`` of the parameter list, or at an object-like macro's name),
-and a variadic macro's ``__VA_OPT__`` not followed by ``(``, left open, inside another or with ``##``
-at either end of its parentheses (GCC 12's ``vaopt_state``: :func:`_va_opt_errors`).
+them), each at the column cpp names: a missing name at the line's end (after its blanks and comments:
+so are the parameter list's errors at the line's end), a name that is no identifier, ``defined``
+defined or undefined, a duplicate parameter, a parameter list that is not names separated by commas
+(``...`` or ``name...`` last) or not closed on the line, and ``##`` at either end of a body (named at
+the ``)`` of the parameter list, or at an object-like macro's name), and a variadic macro's
+``__VA_OPT__`` not followed by ``(``, left open, inside another or with ``##`` at either end of its
+parentheses (GCC 12's ``vaopt_state``: :func:`_va_opt_errors`).
 Extra tokens after ``#undef NAME`` or ``#ifdef NAME`` only warn, as in cpp.
 """
 from __future__ import annotations
@@ -36,7 +37,7 @@ def macro_name(line: str, d: str, loc: Loc) -> tuple[str, int]:
     i = _skip(line, i + len(d))
     end = len(line.rstrip(_BLANK + "\n"))
     if i >= end:
-        _fail(loc, end + 1, f"no macro name given in #{d} directive")
+        _fail(loc, len(line.rstrip("\n")) + 1, f"no macro name given in #{d} directive")
     tok = _TOKEN.match(line, i).group(0)
     if not _IDENT.fullmatch(tok):
         _fail(loc, i + 1, "macro names must be identifiers")
@@ -53,7 +54,7 @@ def _parameters(line: str, i: int, loc: Loc) -> tuple[list[str], int]:
     while True:
         i = _skip(line, i)
         if i >= end:
-            _fail(loc, end + 1, "expected parameter name before end of line")
+            _fail(loc, len(line.rstrip("\n")) + 1, "expected parameter name before end of line")
         tok = _TOKEN.match(line, i).group(0)
         if tok == ")" and not params and not line[:i].rstrip().endswith(","):
             return params, i
@@ -70,7 +71,7 @@ def _parameters(line: str, i: int, loc: Loc) -> tuple[list[str], int]:
             params[-1] += "..."
             i = _skip(line, i + 3)
         if i >= end:
-            _fail(loc, end + 1, 'expected \')\' after "..."' if params[-1].endswith("...") else
+            _fail(loc, len(line.rstrip("\n")) + 1, 'expected \')\' after "..."' if params[-1].endswith("...") else
                   "expected ')' before end of line")
         tok = _TOKEN.match(line, i).group(0)
         if tok == ")":
