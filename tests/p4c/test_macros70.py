@@ -181,3 +181,54 @@ def test_errors_at_the_end_of_a_directive_line(name):
     with pytest.raises(P4CompileError) as ei:
         Preprocessor().run_text(text + "\n", "prog.p4")
     assert (ei.value.loc.line, ei.value.loc.col) == (1, col)
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    return [(ln.line, ln.text.strip()) for ln in Preprocessor().run_text(text, "prog.p4") if ln.text.strip()]
+
+
+# (the text, cpp's output lines that hold tokens): the stale bytes inside the comment's text
+_STALE_TEXT = {
+    # a stringified argument holds them (`p` again: fuzz ifs seeds 3623, 3996)
+    "stringified": ("#define S(a) #a\nS(x\\\ny /* p\n q */) zz\nw\n", [(2, '"xy /* p'), (3, "p"), (4, 'q */" zz'),
+                                                                     (5, "w")]),
+    # an argument's comment is printed where the body puts it, with them (fuzz ifs seeds 3148, 3164)
+    "argument": ("#define F(a) a\nF(x\\\ny /* p\n q */) zz\nw\n", [(2, "xy"), (4, "zz"), (5, "w")]),
+    "argument_after_a_spliced_line": ("#define GH(c) c\nGH (8 \\\n/*\n*/ -)\n", [(2, "8"), (4, "-")]),
+    "crlf_argument": ("#define F(a) a\r\nF(x /* p\r\n q */) zz\r\nw\r\n", [(2, "x"), (4, "zz"), (4, "w")]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_STALE_TEXT))
+def test_stale_bytes_in_a_comments_text(name):
+    """The bytes cpp -C saves with a comment past a spliced or \\r\\n line are part of its text: in a string
+    `#a` makes and in an argument the body puts elsewhere (checkmate-p4c kept the comment as written)."""
+    text, want = _STALE_TEXT[name]
+    assert _lines(text) == want
+
+
+# (the text, cpp's output lines that hold tokens)
+_LEADING_SPLICE = {
+    "backslash_line": ("a\n\\\nq)\nb\n", [(1, "a"), (3, "q)"), (4, "b")]),
+    "blanks_and_backslash": ("#if 1\n#endif\n  \\\n \\\n  q)\nb\n", [(5, "q)"), (6, "b")]),
+    "then_a_comment_over_lines": ("x\n\\\nq /* a\nb */ zz\nw\n", [(1, "x"), (3, "q"), (5, "zz"), (5, "w")]),
+    "then_a_call_over_lines": ("#define F(a,b) a+b\nx\n  \\\n\\\n  F(1,\n2) zz\nw\n", [(2, "x"), (5, "1 +2 zz"), (7, "w")]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LEADING_SPLICE))
+def test_a_line_is_at_its_first_token(name):
+    """cpp prints a logical line at its first token's line: after blank lines a `\\` splices on, the line
+    of the token (fuzz ifs seed 3922: `\\` / `q)` is `q)` on its own line); checkmate-p4c named the first."""
+    text, want = _LEADING_SPLICE[name]
+    assert _lines(text) == want
+
+
+def test_leading_splice_error_line_in_p4(tmp_path):
+    """p4c names `zz` after a line holding only `\\` at its own line."""
+    src = program(body="        hdr.h.a = 8w1;\n\\\n        hdr.h.b = zz;")
+    line, _ = line_of(src, "zz;")
+    with pytest.raises(P4CompileError) as ei:
+        compile_source(src, "prog.p4")
+    assert str(ei.value).startswith(f"prog.p4:{line}:"), str(ei.value)
+    assert _p4c_error_line(src, tmp_path) in (None, line)
