@@ -36,7 +36,7 @@ def line_comment_end(text: str, i: int) -> int:
 
 def _in_directive(text: str, i: int) -> bool:
     """Whether offset ``i`` is on a directive's line (its first character ``#``; the lines a backslash
-    continues belong to the line they continue) -- not a `#` line that is no directive (``# B``):
+    continues belong to the line they continue) -- not a `#` line that is no directive (``# B``, ``#! B``):
     cpp reads that as text, a comment there is a token (``# F /* c */ (1)`` is no call)."""
     start = text.rfind("\n", 0, i) + 1
     while start > 0:
@@ -45,8 +45,8 @@ def _in_directive(text: str, i: int) -> bool:
             break
         start = prev
     rest = _SPLICE.sub("", text[start:i]).lstrip()   # (`#de\` / `fine X` is a #define)
-    m = _DIRECTIVE_NAME.match(rest)
-    return rest.startswith("#") and (m is None or m.group(1) in CPP_DIRECTIVES)
+    m = _DIRECTIVE_NAME.match(rest)   # (`#` then blanks only: the null directive, or a name after the comment)
+    return rest.startswith("#") and (m.group(1) in CPP_DIRECTIVES if m else not rest[1:].strip())
 
 
 def _blank(chunk: str, text: str, i: int, stale: dict[int, str] | None = None) -> str:
