@@ -752,8 +752,12 @@ class Preprocessor(MacroContexts):
                     raise
             return done[p]
         if "__VA_OPT__" in body and mac.params and mac.params[-1].endswith("..."):
-            # (GCC 12 keeps its tokens where the variable arguments, expanded, have one: `F(x, E)` none)
-            body = va_opt(body, has_tokens(expanded(params[-1])))
+            # (GCC 12 keeps its tokens where the variable arguments, expanded, have one: `F(x, E)` none;
+            # it has expanded the arguments those tokens name all the same: their errors are cpp's)
+            keep = has_tokens(expanded(params[-1]))
+            if not keep:
+                substitute(va_opt(body, True), pasted, expanded)
+            body = va_opt(body, keep)
         body = self._body(body, name, pin, context.difference(popped), params)
         # every name of the expansion is read inside it and inside what it is in -- an argument's
         # (`ID(ID)(1)` stays) and one a `##` made, too

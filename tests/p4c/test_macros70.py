@@ -251,3 +251,15 @@ def test_comment_on_a_hash_line_whose_hash_is_not_followed_by_a_name(name):
     for a directive's, blanked the comment and called H with the next line."""
     text, want = _HASH_BANG[name]
     assert _pp(text) == want
+
+
+def test_arguments_of_a_dropped_va_opt_are_expanded():
+    """GCC 12 expands every argument the body names before it drops a `__VA_OPT__` (replace_args' first
+    pass), so a call in one is cpp's error all the same (fuzz ifs seed 2074: `H(ID(x))` with `ID()` and
+    x only inside H's `__VA_OPT__(, x)`); checkmate-p4c dropped it unexpanded."""
+    text = "#define ID() y\n#define H(x, ...) [__VA_OPT__(, x)]\n#define F1(x) H(ID(x))\nF1(2)\n"
+    with pytest.raises(P4CompileError) as ei:
+        Preprocessor().run_text(text, "prog.p4")
+    assert (ei.value.loc.line, ei.value.loc.col) == (4, 5)
+    assert ei.value.message == 'macro "ID" passed 1 arguments, but takes just 0'
+    assert _pp("#define ID() y\n#define H(x, ...) [__VA_OPT__(, x)]\nH(ID()) H(ID(), 1)\n") == "[] [, y]"
