@@ -36,7 +36,7 @@ def line_comment_end(text: str, i: int) -> int:
 
 def _in_directive(text: str, i: int) -> bool:
     """Whether offset ``i`` is on a directive's line (its first character ``#``; the lines a backslash
-    continues belong to the line they continue) -- not a `#` line that is no directive (``# B``):
+    continues belong to the line they continue) -- not a `#` line that is no directive (``# B``, ``#! B``):
     cpp reads that as text, a comment there is a token (``# F /* c */ (1)`` is no call)."""
     start = text.rfind("\n", 0, i) + 1
     while start > 0:
@@ -45,23 +45,24 @@ def _in_directive(text: str, i: int) -> bool:
             break
         start = prev
     rest = _SPLICE.sub("", text[start:i]).lstrip()   # (`#de\` / `fine X` is a #define)
-    m = _DIRECTIVE_NAME.match(rest)
-    return rest.startswith("#") and (m is None or m.group(1) in CPP_DIRECTIVES)
+    m = _DIRECTIVE_NAME.match(rest)   # (`#` then blanks only: the null directive, or a name after the comment)
+    return rest.startswith("#") and (m.group(1) in CPP_DIRECTIVES if m else not rest[1:].strip())
 
 
-def _blank(chunk: str, text: str, i: int) -> str:
+def _blank(chunk: str, text: str, i: int, stale: dict[int, str] | None = None) -> str:
     """The comment ``chunk`` (at ``text[i]``) as blanks, newlines kept -- on a line of text one token
     that starts with :data:`~.cpp_tokens.COMMENT` and keeps its text (:func:`~.cpp_tokens.hide_comment`;
     cpp -C keeps the comment as a token: a function-like macro's name before it is no call,
     ``F /* c */ (1)`` stays, and ``#x`` of ``/* c */ 1`` is ``"/* c */ 1"``)."""
     if not _in_directive(text, i):
-        return hide_comment(chunk)
+        return hide_comment(chunk, stale, text.count("\n", 0, i) if stale else 0)
     return "".join(ch if ch == "\n" else " " for ch in chunk)
 
 
-def strip_comments(text: str, file: str) -> str:
+def strip_comments(text: str, file: str, stale: dict[int, str] | None = None) -> str:
     """Replace // and /* */ comments by spaces, keeping newlines and string literals (which
-    may span lines); a comment on a line of text leaves a :data:`~.cpp_tokens.COMMENT` (``_blank``)."""
+    may span lines); a comment on a line of text leaves a :data:`~.cpp_tokens.COMMENT` (``_blank``), with
+    the ``stale`` bytes cpp saves with it (:func:`comment_stale`)."""
     out = []
     i, n = 0, len(text)
     while i < n:
@@ -84,7 +85,7 @@ def strip_comments(text: str, file: str) -> str:
                 line = text.count("\n", 0, i) + 1
                 col = i - (text.rfind("\n", 0, i) + 1) + 1
                 raise P4CompileError(Loc(file, line, col), "unterminated /* comment")
-            out.append(_blank(text[i:j + 2], text, i))
+            out.append(_blank(text[i:j + 2], text, i, stale))
             i = j + 2
         else:
             out.append(c)
@@ -151,4 +152,43 @@ def directive_lines(lines: list[str]) -> set[int]:
             text = lines[j]
         if text.lstrip().startswith("#"):
             out.add(k)
+    return out
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def comment_stale(text: str) -> dict[int, str]:
+    """The stale bytes GNU cpp -C saves with a ``/* */`` comment that runs past a line end, by the 0-based
+    index of the (last physical) line of each logical line where there are any.  cpp cleans each
+    logical line in place (its `\\` splices and a ``\\r`` before its newline dropped, the rest moved
+    to the left) and saves a comment as the bytes from its ``/*`` to its ``*/`` in that buffer -- taking
+    with it the stale raw bytes between a cleaned line's newline and the next line's start: the last
+    bytes (as many as were dropped) of the raw line it runs past, its raw newline last (GCC 12:
+    `a\\` / `b /* x` / ` y */ zz` prints ``/* x`` / ``x`` / `` y */ zz``; every comment over lines of
+    a file with ``\\r\\n`` ends gets a blank line).  cpp prints the comment's newlines as they are (no
+    line marker before its end): the tokens after it are further down in what p4c reads, and a
+    stringified argument holds them.  The bytes here are those before that last newline."""
+    out, start, k = {}, 0, 0
+    raw = text.removeprefix("\ufeff")
+    while start < len(raw):
+        first = k
+        end, dropped = start, 0
+        while True:   # (a logical line: physical lines a `\` before the newline splices on)
+            m = _LINE_END.search(raw, end)
+            if m is None:
+                end = len(raw)
+                break
+            body = raw[end:m.start()]
+            stripped = body.rstrip(" \t\f\v")
+            end, k = m.end(), k + 1
+            if stripped.endswith("\\") and end < len(raw):
+                dropped += len(body) - len(stripped) + 1 + len(m.group(0))
+                continue
+            dropped += len(m.group(0)) - 1
+            break
+        stale = raw[start:end].encode("utf-8")[-dropped:] if dropped else b""
+        if stale.endswith(b"\n"):
+            out[max(first, k - 1)] = stale[:-1].decode("utf-8", "replace")
+        start = end
     return out

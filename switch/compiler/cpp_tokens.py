@@ -54,7 +54,9 @@ _WIDE: dict[str, int] = {}
 #: a comment as :func:`hide_comment` leaves it (the later lines of a ``/* */`` one after their newlines)
 #: a newline of a comment in a macro call's expansion (:func:`comment_newlines`), which :func:`unmark` keeps
 COMMENT_NEWLINE = "\x0e"
-_COMMENT_TOKEN = re.compile(f"\x07[{_HIDDEN}]*(?:\n+[{_HIDDEN}]+)*")
+#: a newline of the stale bytes cpp -C saves with a ``/* */`` comment past a line end (:func:`hide_comment`)
+STALE_NEWLINE = COMMENT_NEWLINE + COMMENT
+_COMMENT_TOKEN = re.compile(f"\x07[{_HIDDEN}]*(?:(?:{STALE_NEWLINE}[{_HIDDEN}]*)*\n+[{_HIDDEN}]+)*")
 #: the characters of a comment (its first, or from a line's start: a ``/* */`` one's later lines), which
 #: :func:`unmark` blanks -- not a character of those planes that a string holds (:func:`comment_text`)
 _COMMENT_CHARS = re.compile(f"(?:\x07|^)[{_HIDDEN}]*", re.M)
@@ -72,11 +74,11 @@ _PASTE_AFTER = re.compile(r"(?:\x01\d+\x01)?(?:\x04[\d.]*\x05)?[ \t\x02]*##")
 #: empty one's far side stay (`x ## EMPTY y` is `x y`, not `xy`)
 _PLACEMARKER = "\x06"
 _PASTE = re.compile(r"(?:\x01\d+\x01|\x04[\d.!]*\x05|[\x02 \t\n])*##(?:\x04[\d.!]*\x05|[\x02 \t\n])*")
-_PUNCT = sorted("%:%: ... <<= >>= ->* ## -> ++ -- << >> <= >= == != && || += -= *= /= %= &= |= ^= :: .* "
-                "<: :> <% %> %:".split(), key=len, reverse=True)
+_PUNCT = sorted("... <<= >>= ## -> ++ -- << >> <= >= == != && || += -= *= /= %= &= |= ^=".split(),
+                key=len, reverse=True)
 _EQ_PASTE = frozenset(["=", "!", ">", "<", "+", "-", "*", "/", "%", "&", "|", "^", ">>", "<<"])
-_NEXT_PASTE = {">": ">", "<": "<%:", "+": "+", "-": "->", "/": "/*", "%": ":%", "&": "&", "|": "|",
-               ":": ":>", "->": "*", "#": "#%"}
+_NEXT_PASTE = {">": ">", "<": "<%:", "+": "+", "-": "->", "/": "/*", "%": ":>", "&": "&", "|": "|",
+               ":": ":>", "->": "*", "#": "#%", "<=": ">"}
 
 
 def literal_end(text: str, i: int) -> int:
@@ -132,7 +134,7 @@ def avoid_paste(a: str, a_text: str, b: str, b_text: str) -> bool:
     if a == ".":
         return c in ".%" or b == "number"
     if a == "name":
-        return b in ("name", "number", "char", "string")
+        return b in ("name", "char", "string") or b == "number" and c != "."
     if a == "number":
         return b in ("number", "name", "char") or c in ".+-"
     if a == "other":
@@ -155,15 +157,27 @@ def _unhide(ch: str) -> str:
     return chr(o) if o < _WIDE_FROM else next(c for c, k in _WIDE.items() if k == o - _WIDE_FROM)
 
 
-def hide_comment(chunk: str) -> str:
-    """The comment ``chunk`` of a line of text as one token of the same length: :data:`COMMENT`, then its
-    other characters moved by ``_HIDE`` (newlines kept, so every line keeps its number)."""
-    return COMMENT + "".join(ch if ch == "\n" else _hide(ch) for ch in chunk[1:])
+def hide_comment(chunk: str, stale: dict[int, str] | None = None, line: int = 0) -> str:
+    """The comment ``chunk`` of a line of text (its first line ``line``, 0-based) as one token:
+    :data:`COMMENT`, then its other characters moved by ``_HIDE`` (newlines kept, so every line keeps its
+    number), and before the newline of a line that has them the ``stale`` bytes cpp saves with it, hidden
+    too, each newline of those a :data:`STALE_NEWLINE` (:func:`~.cpp_lines.comment_stale`)."""
+    out, k = [COMMENT], line
+    for ch in chunk[1:]:
+        if ch == "\n":
+            if stale and k in stale:
+                out.append(STALE_NEWLINE + "".join(STALE_NEWLINE if c == "\n" else _hide(c) for c in stale[k]))
+            k += 1
+            out.append(ch)
+        else:
+            out.append(_hide(ch))
+    return "".join(out)
 
 
 def comment_text(token: str) -> str:
     """The text cpp -C puts into a string for a comment that :func:`hide_comment` hid: a ``//`` one made
     ``/* */``, its blanks kept and a ``*/`` inside it made ``*|`` (``// c`` is ``/* c*/``)."""
+    token = token.replace(STALE_NEWLINE, "\n")
     text = "/" + "".join(NEWLINE_IN_STRING if ch == "\n" else _unhide(ch) for ch in token[1:])
     return "/*" + text[2:].replace("*/", "*|") + "*/" if text.startswith("//") else text
 

@@ -42,7 +42,7 @@ from .cpp_context import MacroContexts
 from .cpp_define import macro_name, parse_define
 from .cpp_if import evaluate
 from .cpp_lines import CPP_DIRECTIVES as _CPP_DIRECTIVES
-from .cpp_lines import directive_lines, lines_ending_in_comment, lines_inside_string, strip_comments
+from .cpp_lines import comment_stale, directive_lines, lines_ending_in_comment, lines_inside_string, strip_comments
 from .errors import Loc, P4CompileError
 
 BUILTIN_DIR = os.path.join(os.path.dirname(__file__), "include")
@@ -165,6 +165,7 @@ class Preprocessor(MacroContexts):
         # cpp ends a line at \r\n and at a lone \r too (a file written on Windows continues a
         # #define with `\` before \r\n)
         # ... and skips a UTF-8 byte order mark at a file's start
+        stale = comment_stale(text)   # (what cpp -C's comments over those line ends print more)
         text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
         # a directive is a line whose first character (comments not skipped: p4c keeps them, -C)
         # is `#`; a block comment that runs on past its end continues it (cpp reads the comment
@@ -173,7 +174,7 @@ class Preprocessor(MacroContexts):
         open_lines = lines_ending_in_comment(text)
         # (a line that starts inside a `/* */` comment is no directive: `a /* p` / `#endif` / `*/ b`)
         hashed = {k for k in directive_lines(orig) if k - 1 not in open_lines}
-        text = strip_comments(text, file)
+        text = strip_comments(text, file, stale)
         in_string = lines_inside_string(text)
         in_comment = False   # cpp's view of a string's continuation lines (cpp_respace)
         raw = text.split("\n")
@@ -204,6 +205,8 @@ class Preprocessor(MacroContexts):
                 pieces.append((None if lineno - 1 in hashed else i + 1 + cpp_delta, raw[i]))
                 raw[i] = ""
             line = self._splice(pieces)
+            # (cpp prints a line at its first token's line: one after blank lines that a `\\` splices on)
+            lead = next(k for k, (_, t) in enumerate(pieces) if t.rstrip(" \t\f\v")[:-1].strip() or k == spliced)
             i += 1
             if lineno - 1 in hashed:
                 while (i - 1) in open_lines and i < len(raw):
@@ -350,17 +353,19 @@ class Preprocessor(MacroContexts):
             parts, held_comment = text.split(NEWLINE_IN_STRING) if active else [""], False
             for k in range(1, len(parts)):
                 parts[k], held_comment = cpp_respace(parts[k], held_comment)
-            for k, part in enumerate(parts):
+            lead = lead if active and not hidden and text.strip() and lineno - 1 not in hashed else 0
+            for k, part in enumerate([""] * lead + parts):
                 self.out.append(Line(at[0], at[1] + k, "" if hidden else part))
             # the lines a `\` spliced in or a macro call took are empty lines in cpp's output (a string
             # written over several lines keeps their newlines)
-            for k in range(len(parts) - 1, spliced + joined):
+            for k in range(lead + len(parts) - 1, spliced + joined):
                 self.out.append(Line(at[0], at[1] + 1 + k, ""))
             i += joined
             # (and behind it after a macro call over lines, which prints on one: `F(1` / `) /* a` / `b */ zz`
-            # has zz a line up; a splice there leaves it in step -- cpp repeats the comment's first line)
-            step = len(parts) - 1 - spliced - joined
-            ahead = ahead + (step if step >= 0 or not spliced else min(0, step + spliced)) if i - 1 in open_lines else 0
+            # has zz a line up; the stale bytes cpp -C saves with a comment past a line that a `\` spliced
+            # or that ends in \r\n print more newlines: cpp_lines.comment_stale)
+            step = lead + len(parts) - 1 - spliced - joined
+            ahead = ahead + step if i - 1 in open_lines else 0
         if stack:   # (cpp names the #if left open: errs22 probe c_def_unterminated_if)
             raise P4CompileError(stack[-1][4], "unterminated #if (missing #endif)")
 
@@ -721,7 +726,7 @@ class Preprocessor(MacroContexts):
             # GNU's `, ## __VA_ARGS__` keeps its comma where the variable arguments are given, empty
             # or not (`F(w, )`), and drops it where they are left out (`F(w)`) -- or, for a macro of
             # variable arguments only, where they are empty (gcc's macro.c, outside -std=c99)
-            body = va_comma(va_opt(mac.body, present), va, len(pieces) > fixed if fixed else present,
+            body = va_comma(mac.body, va, len(pieces) > fixed if fixed else present,
                             present and pieces[fixed][:1] in (" ", "\t", "\n"))
         if len(args) != len(params):
             raise _arg_count(loc, name, len(params), len(args), k)
@@ -746,6 +751,13 @@ class Preprocessor(MacroContexts):
                         err.offset = k
                     raise
             return done[p]
+        if "__VA_OPT__" in body and mac.params and mac.params[-1].endswith("..."):
+            # (GCC 12 keeps its tokens where the variable arguments, expanded, have one: `F(x, E)` none;
+            # it has expanded the arguments those tokens name all the same: their errors are cpp's)
+            keep = has_tokens(expanded(params[-1]))
+            if not keep:
+                substitute(va_opt(body, True), pasted, expanded)
+            body = va_opt(body, keep)
         body = self._body(body, name, pin, context.difference(popped), params)
         # every name of the expansion is read inside it and inside what it is in -- an argument's
         # (`ID(ID)(1)` stays) and one a `##` made, too
