@@ -1,8 +1,9 @@
 """Helper p4rt73: the order a Checkmate multicast group's copies run in on checkmate-switch.
 
 BMv2 1.15.5 runs the copies of one egress thread (port % 4) in node order, and the threads against
-each other race (tests/differential/probe_copy_order.py: every group probed on two or more threads
-came out both ways on BMv2, node order 143 times and written order 93 in 224 frames), so
+each other race (tests/differential/probe_copy_order.py: six of the seven groups probed on two or
+three threads came out in more than one order on BMv2; node order 143 times, written order 93 in
+224 frames), so
 checkmate-switch keeps the written order across threads (switch/runtime/replication.py).  The
 controller writes each group instance 0 first (``McastGroup.written``), so the forward's egress
 pass runs before its shadow copy's whenever the two ports sit on different egress threads --
