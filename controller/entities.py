@@ -12,7 +12,8 @@ These small dataclasses are what the programmer, the reconciler and the CLI hand
   treat them as the same entry with the same action; :meth:`Entry.key` is the match part.
   P4Runtime "don't care" rules are applied on encode (a zero-length prefix, an all-zero
   ternary mask or a full range is left out), and lpm/ternary values are masked.
-* :class:`McastGroup` -- multicast group id and ``(port, rid)`` replicas (order-free).
+* :class:`McastGroup` -- multicast group id and ``(port, rid)`` replicas (order-free; written
+  instance 0 first -- a Checkmate group's forward --, see :meth:`McastGroup.to_proto`).
 * :class:`CounterValue` -- one counter cell read back.
 * :class:`Heartbeat` -- one digest member list decoded by name.
 """
@@ -186,11 +187,19 @@ class McastGroup:
     def of(cls, group_id: int, replicas) -> "McastGroup":
         return cls(int(group_id), tuple(sorted((int(p), int(r)) for p, r in replicas)))
 
+    def written(self) -> list[tuple[int, int]]:
+        """The replicas in the order :meth:`to_proto` writes them: by instance, then port.  A
+        Checkmate group's forward (instance 0) comes first whatever its port: checkmate-switch runs
+        the copies of a group that sit on different egress threads (port % 4) in written order
+        (switch/runtime/replication.py), so the forward's egress pass runs before its shadow
+        copy's unless both ports share a thread (then BMv2's node order puts instance 0 last)."""
+        return sorted(self.replicas, key=lambda r: (r[1], r[0]))
+
     def to_proto(self) -> p4runtime_pb2.PacketReplicationEngineEntry:
         pre = p4runtime_pb2.PacketReplicationEngineEntry()
         g = pre.multicast_group_entry
         g.multicast_group_id = self.group_id
-        for port, rid in self.replicas:
+        for port, rid in self.written():
             r = g.replicas.add()
             r.egress_port, r.instance = port, rid
         return pre

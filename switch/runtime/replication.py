@@ -10,12 +10,16 @@ PHVs, a group ``[(2, 0), (3, 1)]`` gives the top one to port 3, in every fresh r
 
 Their egress passes run on BMv2's four egress threads, port ``p`` on thread ``p % 4``: the copies
 of one thread run in node order (a register bumped in egress: ports 2 and 6 of ``[(2, 0), (6, 1)]``
-read 1 and 0, every run), the threads against each other race (the copy enqueued first mostly
-runs first: ports 3 and 0 of ``[(0, 0), (3, 2)]`` in 5 frames of 6, helper p4rt68's fuzz_samples run).  checkmate-switch runs the copies
-one after the other: in the order they were written, except that the copies of one egress thread
-take that thread's places in node order (:func:`replica_plan`).  Written order across threads is
-one of BMv2's outcomes and keeps a Checkmate group's forward (written first) ahead of its shadow
-copy (switch/daemon.py, ``send_order="frame"``).
+read 1 and 0, every run), the threads against each other race: helper p4rt73's probe
+(tests/differential/probe_copy_order.py, 4 fresh BMv2 runs of 8 frames per group, seven groups on
+two or three threads) saw more than one order for each group but ``[(2, 0), (3, 1)]`` (node order
+32 times of 32), node order in 143 of 224 frames and the written order in 93 (the same order for
+the one-node ``[(1, 0), (2, 0)]``) -- ``[(3, 0), (2, 1)]`` ran in written order 29 times of 32.  checkmate-switch runs the copies one after the other: in the order they were
+written, except that the copies of one egress thread take that thread's places in node order
+(:func:`replica_plan`).  Written order across threads is one of BMv2's outcomes and keeps a
+Checkmate group's forward (the controller writes instance 0 first: ``McastGroup.written``) ahead
+of its shadow copy where the two ports are on different threads (switch/daemon.py,
+``send_order="frame"``).
 """
 from __future__ import annotations
 

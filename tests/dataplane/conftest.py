@@ -56,7 +56,7 @@ def make_switches(compiled, topo: Topology) -> dict[str, Sw]:
             c = e.canonical(ix)
             pipe.insert(c.table, dict(c.match), c.action, dict(c.params), c.priority)
         for g in plan.groups:
-            pipe.mcast_group_set(g.group_id, list(g.replicas))
+            pipe.mcast_group_set(g.group_id, g.written())  # the order the controller writes
         out[name] = sw
     return out
 
