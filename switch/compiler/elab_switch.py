@@ -100,7 +100,13 @@ class SwitchRules:
                     if lab[1] == INTLIT and newtype_name(t):   # (p4c: "'x' with type 'T9' cannot be compared to '1'"; errs23)
                         raise E(c.label.loc, f"{expr_text(e)} with type {tstr(t)} cannot be compared to "
                                              f"{expr_text(c.label)} with type int (p4c)")
-                    v = self.fold(self.coerce(lab, t, c.label.loc))
+                    try:
+                        v = self.fold(self.coerce(lab, t, c.label.loc))
+                    except P4CompileError as err:   # (p4c names the switch's expression; errs74)
+                        if not err.message.startswith("type mismatch"):
+                            raise
+                        raise E(e.loc, f"{expr_text(e)} with type {tstr(t)} cannot be compared to the label at line "
+                                       f"{c.label.loc.line} with type {tstr(lab[1])} (p4c)") from None
                 if v is None:
                     raise E(c.label.loc, "switch label must be a compile-time constant")
                 pending.append(v)
