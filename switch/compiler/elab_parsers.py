@@ -145,6 +145,11 @@ class ParserRules:
                         lst = None
                     const_ks = self.tuple_const_keysets(ks[0], keys, sscope, tr.loc) if len(ks) == 1 and not pad else None
                     if const_ks is None and len(ks) + pad != len(keys):
+                        if len(ks) == 1 and ks[0].kind == "cast" and ks[0].a.kind == "struct_init":
+                            # (`(S){ x = 1, y = 2 }`: p4c's "must be a compile-time constant" at the label,
+                            # before it types the select)
+                            raise E(ks[0].loc, "a structure-valued select label: must be a compile-time constant (p4c)")
+                        # (p4c's "'SelectExpression' ... Tuples with different sizes" at the select; errs74)
                         raise E(tr.loc, f"select case has {len(ks)} keysets for {len(keys)} keys")
                     for k in ks if len(ks) > 1 or lst is not None else ():   # (a value set is a whole keyset, p4c)
                         if k.kind == "name" and (sscope.lookup(k.name) or ("",))[0] == "value_set":

@@ -19,7 +19,9 @@ annotations, shadowing and duplicate names.  What differed:
 * a select label of another type than its key (``16w1``, ``true``, ``8s1``, a mask or range of
   ``bit<16>``, a wider or plain enum's member, a tuple label with one) and a label of the wrong arity
   are p4c's "'SelectExpression' ..." at the select's line (ours: at the label's); a switch label of
-  another type is p4c's "'x' with type 'bit<8>' cannot be compared to '16w1'" at the switch;
+  another type (an integer for a serializable enum too) is p4c's "'x' with type 'bit<8>' cannot be
+  compared to '16w1'" at the switch, and so are two ``default`` labels ("SwitchStatement has multiple
+  'default' labels"; ours: at the second);
 * ``static_assert(true, 5)``: the message must be a string (p4c's type error; ours: taken);
 * two controls (or two parsers) of one name compile in p4c while nothing names them; the first use
   (an instantiation, a V1Switch argument) is p4c's "Z: multiple matching declarations" -- ours
@@ -162,3 +164,28 @@ def test_a_switch_label_of_another_type_is_named_at_the_switch(label, top, tmp_p
 def test_a_static_assert_message_that_is_not_a_string(tmp_path):
     src = program(top="const bool ok = static_assert(true, 5);", body="        hdr.h.c = 1;")
     assert_refused_as_p4c(src, "static_assert(true, 5)", r"static_assert: the message must be a string", tmp_path)
+
+
+@pytest.mark.parametrize("label, top, culprit", [
+    ("            (S){ x = 1, y = 2 }: s2;", "struct S { bit<8> x; bit<16> y; }", "(S){"),
+])
+def test_a_structure_valued_select_label(label, top, culprit, tmp_path):
+    """p4c's "must be a compile-time constant" names the label before the select is typed (the arity
+    mismatch, named at the select above, comes after)."""
+    src = _select(label, "hdr.h.a, hdr.h.c", top)
+    assert_refused_as_p4c(src, culprit, r"must be a compile-time constant", tmp_path)
+
+
+@pytest.mark.parametrize("body", [
+    "        switch (hdr.h.a) {\n            default: { }\n            default: { hdr.h.c = 1; }\n        }",
+    "        switch (hdr.h.a) {\n            1: { }\n            default:\n            default: { hdr.h.c = 1; }\n        }",
+])
+def test_two_default_labels_are_named_at_the_switch(body, tmp_path):
+    src = program(body=body)
+    assert_refused_as_p4c(src, "switch (hdr.h.a)", r"more than one 'default' label", tmp_path)
+
+
+def test_an_int_label_of_a_switch_on_a_serializable_enum(tmp_path):
+    src = program(top="enum bit<8> EN { A = 1, B = 2 }",
+                  body="        switch ((EN)hdr.h.a) {\n            1: { hdr.h.c = 1; }\n            default: { }\n        }")
+    assert_refused_as_p4c(src, "switch ((EN)", r"cannot be compared to the label", tmp_path)
