@@ -108,6 +108,11 @@ class ParserRules:
                     self.warn(tr.loc, REJECT_WARNING)
                 trans = {"kind": "direct", "to": tr.to}
             else:
+                if len(tr.exprs) == 1 and tr.exprs[0].kind == "list":   # `select({ a, b }) { (1, 2): ..`: one
+                    bad = next((c for c in tr.cases if len(c.keysets) > 1), None)   # key, a tuple (p4c; errs74)
+                    if bad is not None:
+                        raise E(tr.loc, f"select on one list expression: 'Tuples with different sizes 1 vs "
+                                        f"{len(bad.keysets)}' (the case at line {bad.loc.line}; p4c)")
                 sel_exprs, sel_cases = flatten_select(tr.exprs, tr.cases)
                 keys = [self.expr(e, sscope) for e in sel_exprs]
                 for (kir, kt), e in zip(keys, sel_exprs):

@@ -22,6 +22,8 @@ annotations, shadowing and duplicate names.  What differed:
   another type (an integer for a serializable enum too) is p4c's "'x' with type 'bit<8>' cannot be
   compared to '16w1'" at the switch, and so are two ``default`` labels ("SwitchStatement has multiple
   'default' labels"; ours: at the second);
+* ``select({ a, b }) { (1, 2): .. }``: the list is one key of a tuple type for p4c ("Tuples with different
+  sizes 1 vs 2"); ours flattened it into two keys and took the case;
 * ``static_assert(true, 5)``: the message must be a string (p4c's type error; ours: taken);
 * two controls (or two parsers) of one name compile in p4c while nothing names them; the first use
   (an instantiation, a V1Switch argument) is p4c's "Z: multiple matching declarations" -- ours
@@ -189,3 +191,10 @@ def test_an_int_label_of_a_switch_on_a_serializable_enum(tmp_path):
     src = program(top="enum bit<8> EN { A = 1, B = 2 }",
                   body="        switch ((EN)hdr.h.a) {\n            1: { hdr.h.c = 1; }\n            default: { }\n        }")
     assert_refused_as_p4c(src, "switch ((EN)", r"cannot be compared to the label", tmp_path)
+
+
+def test_a_tuple_label_of_a_select_on_one_list_expression(tmp_path):
+    """``select({ a, b }) { (1, 2): .. }``: the list is one key, of a tuple type, for p4c ("Tuples with
+    different sizes 1 vs 2" at the select); ours flattened it into two keys and took the case."""
+    src = _select("            (1, 2): s2;", "{ hdr.h.a, hdr.h.c }")
+    assert_refused_as_p4c(src, "transition select(", r"Tuples with different sizes 1 vs 2", tmp_path)
