@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .ast import Node, annotation
+from .ast import Node, annotation, walk
 from .elab_common import custom_crc, E, INTLIT, is_bits, Scope, tstr, UNSUPPORTED_OBJECTS, V1_OBJECTS, newtype_name
 from .elab_types import INT32_MAX, MAX_ARRAY
 from .extern_params import by_position, CONSTRUCTORS, PACKAGES
@@ -59,6 +59,11 @@ class BlockRules:
             if not isinstance(name, str) or d.kind not in self._UNIQUE_KINDS | {"function", "extern_func"}:
                 continue
             prev = seen.get(name)
+            if prev is not None and prev.kind == d.kind in ("control", "parser"):
+                # (two controls or two parsers of one name: p4c takes both while nothing names them,
+                # and says "Z: multiple matching declarations" at the first use; errs69 dup_control_control)
+                _ambiguous_block_use(self.decls, name)
+                continue
             if prev is not None and (prev.kind in self._UNIQUE_KINDS or d.kind in self._UNIQUE_KINDS):
                 # (p4c: "Re-declaration of E with different type: control E" at the later one, before
                 # it type-checks either: `enum bool E` beside `control E`, helper errs28)
@@ -501,6 +506,11 @@ class BlockRules:
             self.user_extern_instance(udecl, d, scope)
             return []
         self.check_type_arity(t, tname, d.name)
+        if d.get("init") is not None and tname in V1_OBJECTS:   # (`register<bit<8>>(4) r = { };`: errs74)
+            raise E(d.loc, f"{d.name}: instance initializers for extern without abstract methods (p4c: {tname} "
+                           "has none)")
+        if d.get("init") is not None and tname not in self.externs:   # (`C() c = { };`)
+            raise E(d.loc, f"{d.name}: initializers only allowed for extern instances (p4c)")
         if tname not in V1_OBJECTS:
             ent = self.global_scope.lookup(tname) if tname else None
             if ent and ent[0] in ("control", "parser") and ent[0] == self.ctx.get("kind"):
@@ -744,6 +754,18 @@ def _self_reference(n, name: str):
         elif isinstance(x, (list, tuple)):
             todo.extend(v for v in x if isinstance(v, (Node, list, tuple)))
     return None
+
+
+def _ambiguous_block_use(decls, name: str) -> None:
+    """Raise p4c's error at the first use (an instantiation `Z()`, a type `Z`) of ``name``, the
+    name of two controls or of two parsers; nothing when nothing uses it."""
+    for n in walk(decls):
+        if n.kind == "call" and n.fn.kind == "name":
+            n = n.fn   # (an instantiation `Z()`; a plain name `Z` may be a local's)
+        elif n.kind != "typename":
+            continue
+        if n.get("name") == name:
+            raise E(n.loc, f"{name}: multiple matching declarations (two {name} blocks are declared)")
 
 
 def _makes_nodes(stmts) -> bool:

@@ -426,6 +426,9 @@ class ExpressionRules(BinaryRules):
         ir, t = self.expr(n.args[0], scope)
         if t != BOOL:
             raise E(n.args[0].loc, f"static_assert: expected bool, got {tstr(t)}")
+        if len(n.args) == 2 and self.expr(n.args[1], scope)[1] != ["string"]:   # (core.p4: `string message`)
+            raise E(n.loc, f"static_assert: the message must be a string, got {tstr(self.expr(n.args[1], scope)[1])} "
+                           "(p4c: type error)")
         v = self.fold(ir)
         if v is None:
             raise E(n.args[0].loc, "static_assert: the condition is not a compile-time constant")
@@ -513,10 +516,8 @@ class ExpressionRules(BinaryRules):
             raise E(n.loc, f"method {m} cannot be used in an expression")
         if fn.kind == "name":
             ent = (self.global_scope if fn.get("top") else scope).lookup(fn.name)   # `.f()`: the top-level f
-            if ent is not None and ent[0] == "generic_fn":
-                return self.call_function(self.instantiate_generic(ent[1], n, scope), n, scope)
-            if ent is not None and ent[0] == "function":
-                return self.call_function(self.pick_overload(ent[1], n), n, scope)
+            if ent is not None and ent[0] in ("function", "generic_fn"):
+                return self.call_function(self.resolve_function(ent, n, scope), n, scope)
             if ent is not None and ent[0] == "action":
                 raise E(n.loc, f"action {fn.name} used as a value")
             if ent is None and fn.name == "static_assert" and fn.name in self.externs:

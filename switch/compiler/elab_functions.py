@@ -44,6 +44,14 @@ class FunctionRules:
     def declare_function(self, d: Node) -> None:
         if d.name in V1_EXTERN_FUNCS:   # (p4c: "hash duplicates hash", whatever the parameters; helper errs16)
             raise E(d.loc, f"{d.name} duplicates {d.name}: an extern function of v1model.p4/core.p4 has that name")
+        prev = self.global_scope.names.get(d.name)
+        if prev is not None and prev[0] in ("function", "generic_fn") and (d.tparams or prev[0] == "generic_fn"):
+            # a generic function beside another of its name: chosen by the call's arguments
+            # (resolve_function; p4c takes `T f<T>(in T x)` beside `bit<8> f(in bit<8> x, in bit<8> y)`)
+            gens = self.__dict__.setdefault("generic_overloads", {}).setdefault(d.name, [])
+            gens.append(d if d.tparams else prev[1])
+            if d.tparams:
+                return
         if d.tparams:  # generic: elaborated per instantiation (instantiate_generic)
             self.global_scope.add(d.name, ("generic_fn", d))
             return
@@ -127,6 +135,34 @@ class FunctionRules:
             raise E(call.loc, f"{f['name']}: declaration not found (the function is declared after "
                               f"{cur.kind} {cur.name}, which uses it)")
 
+    def resolve_function(self, ent: tuple, call: Node, scope) -> dict:
+        """The function record a call of the scope entry ``ent`` (``function``/``generic_fn``) means:
+        an overload picked by the arguments, a generic one instantiated for them."""
+        gens = self.__dict__.get("generic_overloads", {}).get(ent[1].name if ent[0] == "generic_fn" else ent[1]["name"])
+        if not gens:
+            return self.instantiate_generic(ent[1], call, scope) if ent[0] == "generic_fn" else \
+                self.pick_overload(ent[1], call)
+        name = gens[0].name
+        plain = self.functions.get(name)
+        cands = list(getattr(self, "fn_overloads", {}).get(name) or ([plain] if plain else [])) + \
+            [g for g in dict.fromkeys(gens + ([ent[1]] if ent[0] == "generic_fn" else []))]
+        n, named = len(call.args), {a.name for a in call.args if a.kind == "named_arg"}
+
+        def takes(c):
+            ps = [(p.name, p.get("default")) for p in c.params] if isinstance(c, Node) else \
+                [(p["name"], p.get("default")) for p in c["params"]]
+            if named and not named <= {q for q, _ in ps}:
+                return False
+            return len(ps) == n or (n < len(ps) and all(dv is not None for _, dv in ps[n:]))
+        match = [c for c in cands if takes(c)]
+        if len(match) != 1:
+            raise E(call.loc, f"{name}: " + ("multiple matching declarations (p4c)" if match else
+                                             f"no declaration takes {n} argument(s)"))
+        if isinstance(match[0], Node):
+            return self.instantiate_generic(match[0], call, scope)
+        self.check_declared_before(match[0], call)
+        return match[0]
+
     def pick_overload(self, f: dict, call: Node) -> dict:
         """The declaration of function ``f`` (or of one of its overloads) that ``call`` means:
         the one whose parameters take the call's arguments (count, names; p4c refuses a call
@@ -199,6 +235,10 @@ class FunctionRules:
                     raise E(a.loc, f"{d.name}: Cannot unify type '{tstr(bound)}' with the tuple type of the list "
                                    f"{expr_text(a)} (p4c infers {p.type.name} from both arguments; write "
                                    f"{d.name}<{tstr(bound)}>(...))")
+        for p in d.params:   # (`void f<T>(in T x)` given "s": p4c's error at the parameter; errs74)
+            if p.direction and p.type.kind == "typename" and bindings.get(p.type.name) == ["string"]:
+                raise E(p.loc, f"{p.name}: a parameter with type string cannot have a direction "
+                               f"(T is string in the call of {d.name} at {call.loc})")
         if call.get("in_call_arg") and not _inner_generic_call(call.args, scope):
             # (the innermost such call is p4c's error: it visits them in post-order -- errs18 probe t6 gr*)
             # p4c 1.2.4.8 loses the type parameters of a generic function called inside another

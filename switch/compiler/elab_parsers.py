@@ -17,6 +17,7 @@ from types import SimpleNamespace
 
 from .ast import Node, annotation
 from .elab_common import BOOL, E, expr_text, flatten_select, ir_dicts, is_bits, newtype_name, Scope, tstr, unsigned_value, untagged
+from .errors import P4CompileError
 from .header_init import header_path, related
 from .parser_defuse import drop_dead_parser_stores, may_reject
 from .predication import dismantle_muxes
@@ -107,6 +108,11 @@ class ParserRules:
                     self.warn(tr.loc, REJECT_WARNING)
                 trans = {"kind": "direct", "to": tr.to}
             else:
+                if len(tr.exprs) == 1 and tr.exprs[0].kind == "list":   # `select({ a, b }) { (1, 2): ..`: one
+                    bad = next((c for c in tr.cases if len(c.keysets) > 1), None)   # key, a tuple (p4c; errs74)
+                    if bad is not None:
+                        raise E(tr.loc, f"select on one list expression: 'Tuples with different sizes 1 vs "
+                                        f"{len(bad.keysets)}' (the case at line {bad.loc.line}; p4c)")
                 sel_exprs, sel_cases = flatten_select(tr.exprs, tr.cases)
                 keys = [self.expr(e, sscope) for e in sel_exprs]
                 for (kir, kt), e in zip(keys, sel_exprs):
@@ -144,7 +150,12 @@ class ParserRules:
                         lst = None
                     const_ks = self.tuple_const_keysets(ks[0], keys, sscope, tr.loc) if len(ks) == 1 and not pad else None
                     if const_ks is None and len(ks) + pad != len(keys):
-                        raise E(c.loc, f"select case has {len(ks)} keysets for {len(keys)} keys")
+                        if len(ks) == 1 and ks[0].kind == "cast" and ks[0].a.kind == "struct_init":
+                            # (`(S){ x = 1, y = 2 }`: p4c's "must be a compile-time constant" at the label,
+                            # before it types the select)
+                            raise E(ks[0].loc, "a structure-valued select label: must be a compile-time constant (p4c)")
+                        # (p4c's "'SelectExpression' ... Tuples with different sizes" at the select; errs74)
+                        raise E(tr.loc, f"select case has {len(ks)} keysets for {len(keys)} keys")
                     for k in ks if len(ks) > 1 or lst is not None else ():   # (a value set is a whole keyset, p4c)
                         if k.kind == "name" and (sscope.lookup(k.name) or ("",))[0] == "value_set":
                             raise E(k.loc, f"{k.name}: must evaluate to a compile-time constant (a value_set "
@@ -309,14 +320,14 @@ class ParserRules:
                     raise E(o.loc, f"{'&&&' if k.kind == 'mask' else '..'}: cannot be applied to expression "
                                    f"{expr_text(o)} with type {nt} (p4c: type error)")
         if k.kind == "mask":
-            v = self.fold(self.coerce(self.expr(k.value, scope), kt2, k.loc))
-            m = self.fold(self.coerce(self.expr(k.mask, scope), kt2, k.loc))
+            v = self.fold(self.label_coerce(self.expr(k.value, scope), kt2, k.loc, sel_loc))
+            m = self.fold(self.label_coerce(self.expr(k.mask, scope), kt2, k.loc, sel_loc))
             if v is None or m is None:
                 raise E(k.loc, "keyset mask must be compile-time constants")
             return {"k": "mask", "v": unsigned_value(v, kt2) & unsigned_value(m, kt2), "m": unsigned_value(m, kt2)}
         if k.kind == "range":
-            lo = self.fold(self.coerce(self.expr(k.lo, scope), kt2, k.loc))
-            hi = self.fold(self.coerce(self.expr(k.hi, scope), kt2, k.loc))
+            lo = self.fold(self.label_coerce(self.expr(k.lo, scope), kt2, k.loc, sel_loc))
+            hi = self.fold(self.label_coerce(self.expr(k.hi, scope), kt2, k.loc, sel_loc))
             if lo is None or hi is None:
                 raise E(k.loc, "keyset range bounds must be compile-time constants")
             return {"k": "range", "lo": lo, "hi": hi}
@@ -327,10 +338,21 @@ class ParserRules:
         if kt[0] in ("serenum", "enum", "error", "bool") and t[0] == kt[0]:
             v = self.fold(ir)
         else:
-            v = self.fold(self.coerce((ir, t), kt2, k.loc))
+            v = self.fold(self.label_coerce((ir, t), kt2, k.loc, sel_loc))
         if v is None:
             raise E(k.loc, "select keyset must be a compile-time constant (value_set is not supported)")
         return {"k": "value", "v": int(v)}
+
+    def label_coerce(self, x, t, loc, sel_loc):
+        """A select label's value converted to its key's type ``t``; a type mismatch is p4c's error at
+        the select (``sel_loc``): "'SelectExpression' ... 'match' case label '16w1' has type 'bit<16>'
+        which does not match the expected type 'bit<8>'" (the label named only after; errs74)."""
+        try:
+            return self.coerce(x, t, loc)
+        except P4CompileError as e:
+            if sel_loc is None or not e.message.startswith("type mismatch"):
+                raise
+            raise E(sel_loc, f"the select case label at line {loc.line}: {e.message} (p4c names the select)") from None
 
     def value_set_fields(self, t, loc) -> list:
         """The P4Runtime match fields of a ``value_set<T>``: none listed for bit<N> (one

@@ -532,10 +532,8 @@ class StatementRules(ConditionFolding, LoopRules, SwitchRules, ObjectCallRules):
             ent = (self.global_scope if fn.get("top") else scope).lookup(fn.name)   # `.f()`: the top-level f
             if ent is not None and ent[0] == "action":
                 return [self.direct_action(ent[1], call, scope)]
-            if ent is not None and ent[0] == "generic_fn":
-                ent = ("function", self.instantiate_generic(ent[1], call, scope))
-            if ent is not None and ent[0] == "function":
-                f = self.pick_overload(ent[1], call)
+            if ent is not None and ent[0] in ("function", "generic_fn"):
+                f = self.resolve_function(ent, call, scope)
                 if any(p["dir"] in ("out", "inout") for p in f["params"]):
                     return [self.call_function_stmt(f, call, scope)]
                 ir, t = self.call_function(f, call, scope, stmt=True)

@@ -46,7 +46,7 @@ class SwitchRules:
                 if c.label is None:
                     label = "default"
                     if label in seen:
-                        raise E(c.loc, "switch statement has more than one 'default' label")
+                        raise E(s.loc, "switch statement has more than one 'default' label (p4c names the switch)")
                     seen.add(label)
                 else:
                     if c.label.kind != "name":
@@ -76,7 +76,7 @@ class SwitchRules:
             # `switch (exact) { default: {...} }`: p4c folds a constant switch before its back end
             # looks at the key (a variable key, or a case label, is refused: below)
             if len(s.cases) > 1:
-                raise E(s.cases[1].loc, "switch statement has more than one 'default' label")
+                raise E(s.loc, "switch statement has more than one 'default' label (p4c names the switch)")
             return {"s": "block", "body": self.stmt(s.cases[0].body, Scope(scope)) if s.cases[0].body is not None else []}
         if not (is_bits(t) or t[0] in ("enum", "serenum", "error", "bool")):
             raise E(e.loc, f"switch on a value of type {tstr(t)}")
@@ -85,7 +85,7 @@ class SwitchRules:
         for c in s.cases:
             if c.label is None:
                 if "default" in pending or any("default" in c2["labels"] for c2 in cases):
-                    raise E(c.loc, "switch statement has more than one 'default' label")
+                    raise E(s.loc, "switch statement has more than one 'default' label (p4c names the switch)")
                 pending.append("default")
             else:
                 if bool_field:   # (a header field declared bool, held as bit<1>: bool labels, p4c)
@@ -100,7 +100,13 @@ class SwitchRules:
                     if lab[1] == INTLIT and newtype_name(t):   # (p4c: "'x' with type 'T9' cannot be compared to '1'"; errs23)
                         raise E(c.label.loc, f"{expr_text(e)} with type {tstr(t)} cannot be compared to "
                                              f"{expr_text(c.label)} with type int (p4c)")
-                    v = self.fold(self.coerce(lab, t, c.label.loc))
+                    try:
+                        v = self.fold(self.coerce(lab, t, c.label.loc))
+                    except P4CompileError as err:   # (p4c names the switch's expression; errs74)
+                        if not (err.message.startswith("type mismatch") or "cannot be implicitly cast" in err.message):
+                            raise
+                        raise E(e.loc, f"{expr_text(e)} with type {tstr(t)} cannot be compared to the label at line "
+                                       f"{c.label.loc.line} with type {tstr(lab[1])} (p4c)") from None
                 if v is None:
                     raise E(c.label.loc, "switch label must be a compile-time constant")
                 pending.append(v)
