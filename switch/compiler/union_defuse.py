@@ -339,7 +339,8 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
         if b.get("s") in _SWITCHES:
             view = _switch_view(b, lv, inline)
             return view is not None and overwritten(view + _past_return(b, rest[j + 1:]), lv, inline, budget)
-        if b.get("s") in ("apply_control", "call_action", "call_fn", "apply") and inline is not None:
+        if inline is not None and (b.get("s") in ("apply_control", "call_action", "call_fn", "apply") or
+                                   b.get("s") == "eval" and b["e"].get("op") == "call_fn"):
             body = inline(b, lv)
             if body is not None:
                 if b.get("s") == "apply_control":

@@ -47,3 +47,18 @@ for _name, _a2 in [
         ("kept_by_a_live_read", "hdr.h.d = (bit<32>)y.a;")]:
     CASES.append(case(f"fuzz71_union_store_across_an_in_action_call_{_name}", CAT, program(
         "        " + _CALL_IN + "\n" + _V, **dict(_U, ingress_decls=_I % _a2)), frames=_F))
+
+# A function called as a statement with the member as its ``inout`` argument whose body only writes
+# the parameter, or as its ``in`` argument (a call for its effect: the copy-in is all it reads): p4c
+# inlines it as an action (copy-in, body, copy-out) and drops the store the same way (checkmate-p4c's
+# ``inlined_control`` looked at a function's ``out`` arguments only, and not into a call statement
+# whose arguments are all ``in``).  Guard: the ``in`` parameter's value returned into an emitted
+# field.  (A function with an ``in`` and an ``out`` argument, ``k(hdr.u.x, meta.m8)`` returning
+# ``y.a`` into the ``out`` one that ``a1`` overwrites, differs still: open.)
+_G = "void g(inout h_t y) { y.a = 5; }\nvoid f(in h_t y) { }\nbit<8> k2(in h_t y) { return y.a; }\n"
+for _name, _body in [("inout_function_call_only_writing_it", "g(hdr.u.x);"),
+                     ("in_function_call_statement", "f(hdr.u.x);"),
+                     ("in_function_call_kept_by_its_value_read", "hdr.h.b = k2(hdr.u.x);")]:
+    CASES.append(case(f"fuzz71_union_store_across_an_{_name}", CAT, program(
+        "        hdr.u.x = hdr.h; " + _body + " a1(hdr.u.x);\n" + _V,
+        **dict(_U, top=_G, ingress_decls="    action a1(out h_t y) { meta.m8 = 1; }\n")), frames=_F))
