@@ -112,30 +112,3 @@ def same_objects(a: list, b: list) -> bool:
     """Whether two statement lists hold the very same objects (a rewrite that changed nothing keeps
     them, so the marks other passes keep by ``id`` stay valid)."""
     return len(a) == len(b) and all(x is y for x, y in zip(a, b))
-
-
-def _root(e) -> str | None:
-    p = ir_path(e)
-    return None if p is None else p.split(".")[0].split("[")[0]
-
-
-def only_written(stmts: list, var: str | None) -> bool:
-    """Whether statements ``stmts`` use variable ``var`` only as what they write: assignments into it
-    (their right-hand sides may read it: the value stays in it) and its setValid/setInvalid, also
-    under conditions that do not read it (``union_defuse``: an action's ``inout`` parameter whose
-    copy-in feeds its copy-out alone)."""
-    def named(ir) -> bool:
-        return any(d.get("op") == "var" and d.get("n") == var for d in ir_dicts(ir))
-    if var is None:
-        return False
-    for s in stmts:
-        k = s.get("s")
-        if k == "assign" and _root(s["l"]) == var and "[*]" not in (ir_path(s["l"]) or "[*]") or \
-                k == "setvalid" and _root(s["h"]) == var and "[*]" not in (ir_path(s["h"]) or "[*]"):
-            continue
-        if k == "if" and not named(s["c"]) and only_written(list(s["then"] or []) + list(s["else"] or []), var) or \
-                k == "block" and only_written(list(s["body"]), var):
-            continue
-        if named(s):
-            return False
-    return True

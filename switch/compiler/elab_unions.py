@@ -56,8 +56,13 @@ class UnionRules:
             act = self.actions.get(call["action"])
             # (in a sub-control body: its parameters in the action's body are the body's arguments)
             return None if act is None else inlined_action(dict(act, body=with_args(call, act.get("body"))), call, lv)
+        if call.get("s") == "eval":   # (a function called for its effect, every argument `in`)
+            call = {"s": "call_fn", "fn": call["e"]["fn"], "args": [{"dir": "in", "e": x} for x in call["e"]["args"]]}
         if call.get("s") == "call_fn":
-            return out_overwrite(call, lv)
+            # (an in/inout argument: copied in and out around the body, as an action's -- p4c inlines both)
+            fn = next((f for f in (getattr(self, "functions", None) or {}).values() if f.get("py") == call["fn"]), None)
+            return out_overwrite(call, lv) or (None if fn is None or fn.get("body") is None
+                                               else inlined_action(fn, call, lv))
         if call.get("s") == "apply":
             return self.inlined_table(call, lv)
         if call.get("s") == "switch_action":

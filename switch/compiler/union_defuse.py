@@ -23,7 +23,7 @@ call in a condition) counts as a read: the store is kept.
 """
 from __future__ import annotations
 
-from .copy_paths import ir_path, only_written, overlap
+from .copy_paths import ir_path, overlap
 from .elab_common import has_call, ir_dicts, ir_replace
 from .header_init import reduced
 
@@ -158,8 +158,9 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
     """The statements a ``call_action`` of ``act`` stands for in p4c's def-use view when ``lv``
     is its ``out`` argument: the inlined body (writing the parameter, a local), then the
     copy-out ``lv = parameter``; when no argument holds ``lv``: the body, then the other
-    arguments' copy-outs.  None when ``lv`` goes any other way (``inout``: copied in, a read) or
-    another argument reads it.  A ``return`` in the body is no end of the path: p4c's RemoveReturns
+    arguments' copy-outs; when it is an ``inout`` or ``in`` argument: the copy-in, the body and the
+    copy-outs (:func:`_copied_in`).  None when ``lv`` goes any other way or another
+    argument reads it.  A ``return`` in the body is no end of the path: p4c's RemoveReturns
     puts the rest under ``if (!hasReturned)`` and the copy-out runs after it either way
     (fuzz_mutants seed 2815: ``if (hdr.h.b == 0) { return; }`` in the body, the caller's store into
     the ``out`` argument is still dropped)."""
@@ -170,7 +171,7 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
         # seed 8548: `hdr.u.x = hdr.h;` in a switch case, `a0(hdr.h); hdr.u.x = hdr.s[1];`)
         return list(act["body"]) + [{"s": "assign", "l": a["e"], "r": {"op": "var", "n": None}}
                                     for a in call["args"] if a["dir"] in ("out", "inout")]
-    through = _inout_passed_through(act, call, lv)
+    through = _copied_in(act, call, lv)
     if through is not None:
         return through
     outs = [a for a in call["args"] if a["dir"] == "out" and a["e"] == lv]
@@ -180,23 +181,36 @@ def inlined_action(act: dict, call: dict, lv) -> list | None:
     return list(act["body"]) + [{"s": "assign", "l": lv, "r": {"op": "var", "n": None}}]
 
 
-def _inout_passed_through(act: dict, call: dict, lv) -> list | None:
-    """The view of :func:`inlined_action` when ``lv`` is an ``inout`` argument whose parameter the
-    body only writes (``y.a = 5;``, ``y.setValid();``, nothing) and the body names ``lv`` no other way:
-    after p4c's RemoveActionParameters the copy-in ``y = lv`` feeds the copy-out ``lv = y`` alone, so
-    its SimplifyDefUse drops the pair, and the caller's store before the call, where the statements
-    after the call overwrite ``lv`` -- the call is no read of ``lv`` (fuzz_headers seed 11664:
-    ``hdr.u.x = hdr.s[0]; a0(hdr.u.x); a1(hdr.u.x);`` with ``a1``'s ``out`` parameter: BMv2 keeps
-    ``u.w`` valid).  The body, then the other arguments' copy-outs; None otherwise."""
+def _copied_in(act: dict, call: dict, lv) -> list | None:
+    """The view of :func:`inlined_action` when ``lv`` is an ``inout`` or ``in`` argument (the only one
+    holding it) and the body names ``lv`` no other way: the call as p4c's RemoveActionParameters leaves
+    it -- the copy-in ``y = lv``, the body (a local's initializer as its store), the copy-out ``lv = y``
+    (``inout``) and the other arguments' ones --, then each of those locals' end (a store of a constant:
+    past the action they are dead).  :func:`overwritten` then judges the copy-in a read of ``lv`` only
+    where ``y`` is read live: p4c's repeated SimplifyDefUse drops a store into ``y`` or elsewhere
+    that nothing reads (``hdr.h.c = (bit<16>)y.a;`` overwritten after the call, an unused local), then
+    the copy-in and copy-out that fed only each other, and the caller's store before the call where the
+    statements after it overwrite ``lv`` (fuzz_headers seed 11664: a body only writing ``y``;
+    ``hdr.u.x = hdr.h; a0(hdr.u.x); a1(hdr.u.x);`` with ``a1``'s ``out`` parameter: BMv2 keeps ``u.w``
+    valid; helper fuzz71: a body reading ``y`` into dead stores, or overwriting it whole, an ``in``
+    parameter unread).  None otherwise."""
     params = act.get("params") or ()
     if act.get("body") is None or len(params) != len(call["args"]):
         return None
     held = [(a, p) for a, p in zip(call["args"], params) if touches(a["e"], lv)]
-    if len(held) != 1 or held[0][0]["dir"] != "inout" or held[0][0]["e"] != lv or \
-            touches(act["body"], lv) or not only_written(act["body"], held[0][1].get("py")):
+    if len(held) != 1 or held[0][0]["dir"] not in ("inout", "in") or held[0][0]["e"] != lv or \
+            not held[0][1].get("py") or touches(act["body"], lv):
         return None
-    return list(act["body"]) + [{"s": "assign", "l": a["e"], "r": {"op": "var", "n": None}}
-                                for a in call["args"] if a["dir"] in ("out", "inout") and a is not held[0][0]]
+    arg, p = held[0]
+    y = {"op": "var", "n": p["py"], "t": p.get("t")}
+    body = ir_replace(list(act["body"]), lambda d: {"s": "assign", "l": {"op": "var", "n": d["n"], "t": d.get("t")},
+                                                    "r": d["init"]} if d.get("s") == "decl" and d.get("init") else None)
+    ends = [y] + [{"op": "var", "n": d["n"], "t": d.get("t")} for d in ir_dicts(act["body"]) if d.get("s") == "decl"]
+    return [{"s": "assign", "l": y, "r": lv}] + body + \
+        ([{"s": "assign", "l": lv, "r": y}] if arg["dir"] == "inout" else []) + \
+        [{"s": "assign", "l": a["e"], "r": {"op": "var", "n": None}}
+         for a in call["args"] if a["dir"] in ("out", "inout") and a is not arg] + \
+        [{"s": "assign", "l": v, "r": {"op": "const", "v": 0, "t": v["t"]}} for v in ends]
 
 
 def returns_passed(node):
@@ -325,7 +339,8 @@ def overwritten(rest: list, lv, inline=None, budget: list | None = None) -> bool
         if b.get("s") in _SWITCHES:
             view = _switch_view(b, lv, inline)
             return view is not None and overwritten(view + _past_return(b, rest[j + 1:]), lv, inline, budget)
-        if b.get("s") in ("apply_control", "call_action", "call_fn", "apply") and inline is not None:
+        if inline is not None and (b.get("s") in ("apply_control", "call_action", "call_fn", "apply") or
+                                   b.get("s") == "eval" and b["e"].get("op") == "call_fn"):
             body = inline(b, lv)
             if body is not None:
                 if b.get("s") == "apply_control":
