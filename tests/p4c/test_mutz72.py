@@ -86,3 +86,26 @@ def test_action_store_dead_at_every_call_site_compiles(name):
 def test_p4c_agrees():
     from test_mutants import p4c_wrong_verdicts
     assert p4c_wrong_verdicts({n: (s,) for n, s in LIVE.items()}, DEAD) == []
+
+
+def test_compound_assign_mutants_build_as_their_p4c_spelling():
+    """fuzz_mutants' paired kind ``compound_assign`` (helper mutz72): each mutant's ``L op= R;`` (its source)
+    and ``L = L op (R);`` (its ref_source, what p4c compiles) give checkmate-p4c the same device config, or
+    are both refused -- the frames' comparison then rests on the lowering alone."""
+    import json
+
+    from fuzz_mutants import generate
+
+    def build(text):
+        try:
+            return json.dumps(compile_source(text, "m.p4").device_config, sort_keys=True, default=str)
+        except P4CompileError:
+            return None
+    kept = 0
+    for seed in range(1, 31):
+        c = generate(seed, "compound_assign")
+        assert "=" in c.note and c.ref_source and c.ref_source != c.source, seed
+        a, b = build(c.source), build(c.ref_source)
+        assert a == b, (seed, c.note)
+        kept += a is not None
+    assert kept >= 20
