@@ -30,7 +30,13 @@ so the error raised in the caller's context, when the caller's statements after 
 the argument it reaches (a direct call, a table's bound argument, a switch on the table, an
 ``if`` on its hit, a function called in an assignment's value); a caller's own ``out``
 parameter passes it on to that caller's callers.  A call seen otherwise keeps the store; a body
-never called (an unused action, an unapplied sub-control) raises nothing.  A parser's stores and
+never called (an unused action, an unapplied sub-control) raises nothing.  An action's stores into
+its control's variables (parameters, locals: ``_mk_globals``) are held the same way (helper mutz72,
+mutz67's open item): p4c inlines a direct call, and its def-use sees a table's apply as the table's
+actions, so ``action b() { meta.m8 = (exact == lpm) ? 1 : 2; } .. b(); meta.m8 = hdr.h.b;`` compiles;
+they reach those variables as they are at each call site (``glob`` of an entry), not at an ``exit``
+in the action (the control's variables are read there), and a store dead only at the end carries on
+what it reads (``_read_through``); one with a division stays the constant propagation's.  A parser's stores and
 the stores its function calls hold are judged along its states (:meth:`settle_parser_stores`,
 helper mutz26: a function called only from a parser was not judged at all).
 
@@ -53,12 +59,13 @@ _ROUNDS = 4
 _CALLS = ("call_action", "call_fn", "apply_control", "apply", "switch_action")
 
 
-def _view(x, ends: list, dead: set, inits: dict | None = None):
+def _view(x, ends: list, dead: set, inits: dict | None = None, exit_ends: list | None = None):
     """IR ``x`` as the def-use view sees it: each local's initializer an assignment (``bool c =
     b;`` reads ``b`` as ``c = b;`` does), an ``exit`` or a ``return`` (after its value is read)
     preceded by the ends of the locals (``ends``: they are dead there, what the control's
     parameters hold is not; with the ``out`` parameters' ends too where those are in question),
-    and the assignments in ``dead`` (ids) gone.  A header initializer that reads its own header,
+    and the assignments in ``dead`` (ids) gone (``exit_ends``: the ends at an ``exit``, else ``ends``:
+    an action's stores into its control's variables are not dead there).  A header initializer that reads its own header,
     lowered to setValid + setInvalid (``inits``: the elaborator's ``self_inits``), is the assignment
     of the initializer it was, as p4c's def-use sees it: a definition of every field that reads the
     fields it names (header_init; a sub-control's store of ``h.b = h.a / 6`` the caller's ``h = {h.a
@@ -67,13 +74,13 @@ def _view(x, ends: list, dead: set, inits: dict | None = None):
         out = []
         for v in x:
             if isinstance(v, dict) and v.get("s") == "exit":
-                out.extend(ends)
+                out.extend(ends if exit_ends is None else exit_ends)
             elif isinstance(v, dict) and v.get("s") == "return":   # (its value read, then the end)
                 if v.get("v") is not None:
-                    out.append({"s": "nop", "reads": _view(v["v"], ends, dead, inits)})
+                    out.append({"s": "nop", "reads": _view(v["v"], ends, dead, inits, exit_ends)})
                 out.extend(ends)
             if not (isinstance(v, dict) and id(v) in dead):
-                out.append(_view(v, ends, dead, inits))
+                out.append(_view(v, ends, dead, inits, exit_ends))
         return out
     if not isinstance(x, dict):
         return x
@@ -83,7 +90,7 @@ def _view(x, ends: list, dead: set, inits: dict | None = None):
     if x.get("s") == "setvalid" and inits and (got := inits.get(id(x))) is not None and got[0] is x \
             and got[1] is not None:
         return {"s": "assign", "l": x["h"], "r": got[3]}
-    y = {k: _view(v, ends, dead, inits) for k, v in x.items()}
+    y = {k: _view(v, ends, dead, inits, exit_ends) for k, v in x.items()}
     return dict(y, orig=x) if x.get("s") in ("assign",) + _CALLS else y
 
 
@@ -315,51 +322,68 @@ class MatchKindStores:
                 return None
             return switch_cases(call, True) if call.get("s") == "switch_action" else []
 
-        def live_stores(ends_: list) -> tuple[set, dict, list]:
+        stores: dict = {}   # (id of a store: its view, what live_stores' dead sets name)
+
+        def live_stores(ends_: list, exit_ends=None) -> tuple:
             # p4c's def-use repeats: a store read only by stores dropped first is dropped next
             dead: set = set()
             for _ in range(_ROUNDS):
                 found = []
 
                 def visit(b, rest):
+                    stores.setdefault(id(b.get("orig", b)), b) if b.get("s") == "assign" else None
                     if b.get("s") == "assign" and (id(b) in blind or not has_call(b["r"]) and overwritten(
                             rest, b["l"], inline)):
                         found.append(id(b.get("orig", b)))
-                view = _view(list(stmts), ends_, dead, self.__dict__.get("self_inits"))
+                view = _view(list(stmts), ends_, dead, self.__dict__.get("self_inits"), exit_ends)
                 blind = stores_dead_across_exits(subs, view)   # (p4c's def-use blind to a sub-control's exit)
                 walk_rest(view, ends_, visit)
                 if set(found) <= dead:
                     break
                 dead |= set(found)
-            live, lvs = set(), {}
+            live, lvs, ifs = set(), {}, {}
 
             def judge(b, rest):
                 k = b.get("mk_store")
                 if k in mine and b.get("s") == "if":
                     if not _arms_empty(b):
                         live.add(k)
+                        ifs[k] = b
                 elif k in mine and not overwritten(rest, b["l"], inline):
                     live.add(k)
                     lvs[k] = b["l"]
-            view = _view(list(stmts), ends_, dead, self.__dict__.get("self_inits"))
+            view = _view(list(stmts), ends_, dead, self.__dict__.get("self_inits"), exit_ends)
             walk_rest(view, ends_, judge)
-            return live, lvs, view
-        live, lvs, view = live_stores(ends)
+            return live, lvs, view, ifs, dead
+        live, lvs, view, ifs, dead = live_stores(ends)
         outs = self._mk_out_params()
+        reach = [g for n in ir_dicts(view) for entries, _ in self._mk_callee(n) for _, _, glob in entries for g in glob]
+        globs = self._mk_globals(view, stmts, reach)
         # the parameters' copy-out is the caller's: each path into one taken as overwritten at the end
-        pends = _param_ends(view, outs)
-        # (an `if` tagged for its condition: kept or dropped in this body, never held for the callers)
-        via_params = {k for k in live - live_stores(ends + pends)[0] if k in lvs} if live and pends else set()
-        self._settle_param_stores(view, ends, stmts, inline, pends, key, outs)
+        # (an action's: also the control's variables it writes, or its callees' held stores reach)
+        pends = _param_ends(view, outs | globs, reach)
+        # (an `if` tagged for its condition: held with the stores of its arms; at an `exit` only the
+        # parameters' ends: the control's variables are read there)
+        live2, _, _, _, dead2 = live_stores(ends + pends, ends + [p for p in pends if _root_var(p["l"]) in outs]) \
+            if live and pends else (live, None, None, None, dead)
+        via_params = {k for k in live - live2 if k in lvs or k in ifs}
+        via_dead = [stores[i] for i in dead2 - dead if i in stores]
+        self._settle_param_stores(view, ends, stmts, inline, pends, key, outs, globs)
         for d in ir_dicts(stmts):
             if d.get("mk_store") in mine:
                 del d["mk_store"]
         for k in sorted(mine):
             errs, ctx, _ = pending.pop(k)
-            if k in via_params:
-                lv = lvs[k] if _root_var(lvs[k]) in outs else None
+            # (an if's arms' stores; and what reads them through stores dead only at the end, in turn)
+            reached = [] if k not in via_params else _read_through(
+                [lvs[k]] if k in lvs else [d["l"] for d in ir_dicts(ifs[k]["then"] + ifs[k]["else"])
+                                           if d.get("s") == "assign"], via_dead)
+            if k in via_params and any(_root_var(x) in globs for x in reached) and \
+                    any(isinstance(e, _DivErr) and e.deferred is not None for e in errs):
+                self._raise_live(errs, ctx)   # (a division: left to the constant propagation as before)
+            elif k in via_params:
                 self._hold_divisions(errs)   # (raised where a caller reads it, unless folded)
-                self._hold_param_store(key, errs, lv)
+                self._hold_param_store(key, errs, reached, outs, globs)
             elif k in live:
                 self._raise_live(errs, ctx)
             else:
@@ -400,9 +424,8 @@ class MatchKindStores:
                 for n in ir_dicts(s):
                     for entries, args in self._mk_callee(n):
                         self.ctx["state"] = name
-                        for errs, lv in entries:
-                            root = _root_var(lv) if lv is not None else None
-                            lvs = [substitute(lv, {root: args[root]})] if root in args else list(args.values())
+                        for errs, lv, glob in entries:
+                            lvs = _reached(lv, glob, args)
                             if n is not s or any(store_live(states, name, i + 1, x, roots) for x in lvs):
                                 self._raise_first(errs)
         self.ctx.pop("state", None)
@@ -450,8 +473,26 @@ class MatchKindStores:
                     for ta in tab.get("actions") or () if ("action", ta["name"]) in held]
         return []
 
-    def _hold_param_store(self, key: tuple, errs: list, lv) -> None:
-        self.__dict__.setdefault("mk_param_stores", {}).setdefault(key, []).append((errs, lv))
+    def _mk_globals(self, view: list, stmts: list, reach: list) -> set:
+        """An action's body: the variables it assigns that are neither its parameters nor its
+        locals -- its control's parameters and locals (a sub-control's too), which p4c's inliner
+        reaches from each call (``b(); meta.m8 = hdr.h.b;`` makes ``b``'s store into ``meta.m8``
+        dead, also through a table that lists ``b``: p4c's def-use sees an apply as its actions)."""
+        act = self.actions.get(self.ctx.get("in_action")) if self.ctx.get("in_action") else None
+        if act is None:
+            return set()
+        own = {p["py"] for p in act["params"]} | {d["n"] for d in ir_dicts(stmts) if d.get("s") == "decl"}
+        lvs = [d["l"] for d in ir_dicts(view) if d.get("s") == "assign"] + list(reach)
+        return {r for x in lvs if (r := _root_var(x)) and r not in own}
+
+    def _hold_param_store(self, key: tuple, errs: list, lvs: list, outs: set, globs: set) -> None:
+        """Hold ``errs`` for the call sites of this body (``key``), reaching the paths ``lvs``: an
+        entry ``(errs, lv, glob)`` -- ``lv`` the one path into an ``out``/``inout`` parameter (None: any
+        argument of one, False: none), ``glob`` the paths into the control's variables (an action's)."""
+        own = [x for x in lvs if _root_var(x) in outs]
+        glob = [x for x in lvs if _root_var(x) in globs]
+        lv = own[0] if len(own) == 1 else None if own or len(own) + len(glob) < len(lvs) else False
+        self.__dict__.setdefault("mk_param_stores", {}).setdefault(key, []).append((errs, lv, glob))
 
     def _covered(self, node: dict, writes: list) -> bool:
         """Whether the paths ``writes`` write all of ``node``: it or what it is part of, or every
@@ -468,7 +509,7 @@ class MatchKindStores:
         return all(self._covered({"op": "field", "base": node, "f": f, "t": ft}, writes) for f, ft in fields)
 
     def _settle_param_stores(self, view: list, ends: list, stmts: list, inline, pends: list, key: tuple,
-                             outs: set) -> None:
+                             outs: set, globs: set) -> None:
         """Judge at each call site in this body (``view``) the callees' stores that reach their
         ``out``/``inout`` parameters only: kept when the caller's statements after the call read
         the argument it goes to (a store into a part of a parameter: that part of the argument;
@@ -483,9 +524,9 @@ class MatchKindStores:
 
         def judge(found, rest, skip=None):
             for entries, args in found:
-                for errs, lv in list(entries):
-                    root = _root_var(lv) if lv is not None else None
-                    lvs = [substitute(lv, {root: args[root]})] if root in args else list(args.values())
+                for errs, lv, glob in list(entries):
+                    root = _root_var(lv) if lv else None
+                    lvs = _reached(lv, glob, args)
                     after = rest
                     if root in args:   # the copy-outs of the later parameters follow (an argument aliasing it)
                         later = list(args)[list(args).index(root) + 1:]
@@ -496,14 +537,14 @@ class MatchKindStores:
                             # copy-outs write all of the argument (`s.apply(hdr, hdr.h)` keeps a store
                             # into `hh.h.a` unless `h` is all `hdr` holds, `s.apply(hdr.h, hdr.h)` drops
                             # one; p4c_mutate seed 515)
-                            if self._covered(args[root], [args[k] for k in later]):
-                                continue
-                            lvs = [args[root]]
+                            lvs = list(glob) if self._covered(args[root], [args[k] for k in later]) \
+                                else [args[root]] + list(glob)
                     if skip is not None and any(touches(skip, x) for x in lvs):
                         self._raise_first(errs)
                     elif any(not overwritten(after, x, inline) for x in lvs):
                         if pends and all(overwritten(after + pends, x, inline) for x in lvs):
-                            self._hold_param_store(key, errs, lvs[0] if len(lvs) == 1 and _root_var(lvs[0]) in outs else None)
+                            self._hold_param_store(key, errs, [x for x in lvs if not overwritten(after, x, inline)],
+                                                   outs, globs)
                         else:
                             self._raise_first(errs)
 
@@ -528,6 +569,33 @@ class MatchKindStores:
             if id(n) not in seen:
                 for entries, _ in self._mk_callee(n):
                     self._raise_first(entries[0][0])
+
+
+def _read_through(lvs: list, stores: list) -> list:
+    """``lvs`` and the targets of the ``stores`` that read any of them, in turn (a store dead only
+    at the body's end that reads a held one carries it on: ``v = exact == lpm; meta.m8 = (bit<8>)v;``
+    reaches ``meta.m8``)."""
+    out = list(lvs)
+    more = True
+    while more:
+        more = False
+        for b in stores:
+            if b["l"] not in out and any(touches(b["r"], x) for x in out):
+                out.append(b["l"])
+                more = True
+    return out
+
+
+def _reached(lv, glob: list, args: dict) -> list:
+    """The paths a held store ``(errs, lv, glob)`` reaches at a call site whose ``out``/``inout``
+    arguments are ``args`` (``{parameter variable: argument}``): ``lv``'s argument (None: each one;
+    False: none), then the control's variables ``glob`` as they are."""
+    if lv is False:
+        base = []
+    else:
+        root = _root_var(lv) if lv is not None else None
+        base = [substitute(lv, {root: args[root]})] if root in args else list(args.values())
+    return base + list(glob)
 
 
 def _path(lv) -> tuple | None:
@@ -599,10 +667,11 @@ def _without(x, node):
     return ir_replace(x, lambda d: {"op": "const", "v": 0} if d is node else None)
 
 
-def _param_ends(view: list, outs: set) -> list:
-    """Assignments overwriting every path into the parameters ``outs`` that ``view`` names (the
-    parts first: a whole variable written first would read its parts)."""
+def _param_ends(view: list, outs: set, more: list = ()) -> list:
+    """Assignments overwriting every path into the parameters ``outs`` that ``view`` names, or
+    ``more`` (the parts first: a whole variable written first would read its parts)."""
     paths = [d["l"] for d in ir_dicts(view) if d.get("s") == "assign" and _root_var(d["l"]) in outs]
+    paths += [x for x in more if _root_var(x) in outs]
     paths += [d for d in ir_dicts(view) if d.get("op") == "var" and d.get("n") in outs]
     pends: list = []
     for lv in sorted(paths, key=lambda x: x.get("op") == "var"):

@@ -15,6 +15,13 @@ checkmate-switch.  The seed alone decides the case, the kind and the mutation (`
 and p4c_mutate's own mutators), so ``--print`` shows a seed's mutant again.  Default kinds: the
 def-use, fold, operator and entry kinds (p4c accepts about half of them; the other kinds are
 mostly compile errors, which p4c_mutate judges faster).
+
+Paired kinds (:data:`PAIRED`, not among the defaults; helper mutz72) write the mutant twice: in a
+form p4c 1.2.4.8 lacks, which checkmate-p4c accepts on purpose, as the case's ``source``, and in
+p4c's spelling as its ``ref_source``.  ``compound_assign``: an assignment ``L = E;`` becomes
+``L op= R;`` (``op`` one of ``+ - * & | ^ |+| |-| << >>``, ``R`` the value ``E``, a small
+literal, or for a shift a small count) against ``L = L op (R);`` -- checkmate-p4c's lowering of
+compound assignment (docs/P4C.md) against p4c's plain assignment, frame by frame.
 """
 from __future__ import annotations
 
@@ -49,6 +56,32 @@ def _cases() -> list[Case]:
     return _CASES
 
 
+_COMPOUND_OPS = ["+", "-", "*", "&", "|", "^", "|+|", "|-|", "<<", ">>"]
+
+
+def m_compound_assign(rng, t):
+    """``L = E;`` (not a declaration, a constant or a ``#define``; the egress port only where there is
+    nothing else) -> (``L op= R;`` text, ``L = L op (R);`` text, position, description), or None."""
+    import re
+
+    from tools.p4c_mutate_midend import _ASSIGN
+    picks = [m for m in _ASSIGN.finditer(t)
+             if not re.search(r"\b(?:bit|int|bool|varbit|const)\b|#|@", t[t.rfind("\n", 0, m.start()):m.start()])]
+    # (not the skeletons' `sm.egress_spec = 1`, which would mostly drop the frames, where there is another)
+    picks = [m for m in picks if not m.group(1).endswith("egress_spec")] or picks
+    if not picks:
+        return None
+    m = rng.choice(picks)
+    lhs, rhs = m.group(1), m.group(2).strip()
+    op = rng.choice(_COMPOUND_OPS)
+    r = rng.choice(["1", "3"]) if op in ("<<", ">>") else rng.choice([rhs, rhs, "1", "5", "0xff"])
+    return (t[:m.start()] + f"{lhs} {op}= {r};" + t[m.end():], t[:m.start()] + f"{lhs} = {lhs} {op} ({r});" + t[m.end():],
+            m.start(), f"{lhs} = {rhs[:30]} -> {lhs} {op}= {r[:30]}")
+
+
+PAIRED = {"compound_assign": m_compound_assign}
+
+
 def generate(seed: int, kinds: str | None = None) -> Case:
     """Seed -> one mutant of one case (the case unchanged when 50 tries mutate nothing); ``kinds``:
     comma-separated, as ``--kinds`` (default: the CLI's, else :data:`DEFAULT_KINDS`)."""
@@ -60,6 +93,14 @@ def generate(seed: int, kinds: str | None = None) -> Case:
         base = rng.choice(cases)
         kind = rng.choice(pick)
         text = base.ref_source or base.source
+        if kind in PAIRED:
+            got = PAIRED[kind](rng, text)
+            if got is not None:
+                out = copy.deepcopy(base)
+                out.name, out.source, out.ref_source = f"mutant_{seed}", got[0], got[1]
+                out.note = f"{base.name}: {kind} line {got[0].count(chr(10), 0, got[2]) + 1}: {got[3]}"
+                return out
+            continue
         mut = MUTATORS[kind](rng, text)
         if mut is not None and mut.text != text:
             out = copy.deepcopy(base)

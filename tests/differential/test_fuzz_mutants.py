@@ -45,11 +45,12 @@ from seed_tests import fuzz_seed_tests
 # the mid end folds through a single-case switch's copies, with mutz35's kinds 6505 a hash into a bool past a plain
 # `return` (no load refusal), with `mux_expr` 5106 a sub-control's union store kept by a ?: condition emptied only
 # after inlining; mutz67, with `mux_expr`, 5256 a match_kind comparison in the condition of an `if` its dead
-# stores empty (p4c removes the `if`).  A seed that is a CI seed under two kind lists is
+# stores empty (p4c removes the `if`); mutz72, with the paired kind `compound_assign` (checkmate-p4c's `op=` against
+# p4c's spelling), 31 an agreeing `hdr.h.a |+|= hdr.h.d[7:0]`.  A seed that is a CI seed under two kind lists is
 # written "SEED:KINDS" for the second (1528 with `mux_expr`: the plain 1528 runs the default kinds again)
 SEEDS = [1, 2, 3, 4, 5, 86, 91, 97, 310, 711, 804, 1229, 1528, 1756, 2240, 1845, 2471, 2321, 2955, 2981, 159, 251,
          3304, 3550, 3374, 3793, "1528:mux_expr", 1588, 3955, 1761, 3999, 4015, 4243, 4381, 1878, 4112, 4332, 4506, 4654, 4729, 4903,
-         5422, 5639, 5831, 5718, 3766, "3793:mux_expr", 6298, 4577, 4648, 6376, 6505, 5106, 5256]
+         5422, 5639, 5831, 5718, 3766, "3793:mux_expr", 6298, 4577, 4648, 6376, 6505, 5106, 5256, 31]
 _KIND_SEEDS = {1845: "cast_slice,exit_stmt,switch_wrap", 2321: "action_if,stack_op,union_op",
                2955: "action_if,stack_op,union_op", 2981: "action_if,stack_op,union_op",
                159: "mux_expr", 251: "mux_expr", 3550: "action_if", 3374: "cast_slice,exit_stmt,switch_wrap",
@@ -62,7 +63,7 @@ _KIND_SEEDS = {1845: "cast_slice,exit_stmt,switch_wrap", 2321: "action_if,stack_
                5639: "cast_slice,exit_stmt,switch_wrap", 5831: "cast_slice,exit_stmt,switch_wrap",
                3766: "mux_expr", 6298: "cast_slice,exit_stmt,switch_wrap",
                4577: "mux_expr", 4648: "mux_expr", 6505: "cast_slice,exit_stmt,switch_wrap",
-               5106: "mux_expr", 5256: "mux_expr"}
+               5106: "mux_expr", 5256: "mux_expr", 31: "compound_assign"}
 
 
 def _mutant(seed: int | str):
