@@ -23,6 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 from diff_harness import compile_both  # noqa: E402
 from diff_session import Targets, both  # noqa: E402
 from diffcases.base import H, case, program  # noqa: E402
+# (the register program of p4rt68's one-thread cases: each copy records which ran before it)
+from diffcases.p4rt68 import _ORDER_EGRESS as _EGRESS, _ORDER_INGRESS as _INGRESS  # noqa: E402
 from switch.runtime.replication import node_order  # noqa: E402
 
 # name -> (h.b: 2 = I2E clone to session 5, 3 = multicast group 7; replicas written)
@@ -35,14 +37,6 @@ VARIANTS = {
     "mc_shadow4_fwd2": (3, [(4, 1), (2, 0)]),
     "mc_one_node_1_2": (3, [(1, 0), (2, 0)]),
 }
-_INGRESS = """
-        if (hdr.h.b == 2) { clone(CloneType.I2E, 5); mark_to_drop(sm); }
-        else { sm.mcast_grp = 7; }"""
-_EGRESS = """
-        bit<32> v;
-        r.read(v, 0);
-        hdr.h.d = v;
-        r.write(0, v + 1 + (bit<32>)sm.egress_port * 16);"""
 
 
 def the_case(name: str, frames: int):
